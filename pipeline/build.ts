@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
+import { crossCheck, type Entry, type Records } from './crosscheck.js';
+import type { Diagnostic } from './diagnostics.js';
+import { loadContent, RECORD_DIRS, SCHEMA_DIR } from './load.js';
+import { PROFILES } from './profiles.js';
+import { project } from './project.js';
+import { allJsonSchemas, type ContentKind } from './schemas.js';
+import { loadSite } from './site.js';
+import { SchemaValidator } from './validate.js';
+import { loadVocabulary } from './vocabulary.js';
+
+export interface PipelineOptions {
+  contentDir: string;
+  /** `meta.asOf`, YYYY-MM-DD. */
+  asOf: string;
+  /** Reports each step; the CLI prints these. */
+  progress?: (message: string) => void;
+}
+
+export interface PipelineResult {
+  diagnostics: Diagnostic[];
+  datasets?: Record<Profile, BuiltDataset>;
+  /** Every generated JSON Schema, by file stem. */
+  schemas?: Record<string, Record<string, unknown>>;
+  files: number;
+}
+
+const SCHEMA_FOR: Record<ContentKind, string> = { events: 'event', relations: 'relation', players: 'player', initiatives: 'initiative' };
+
+export function schemaFileText(schema: Record<string, unknown>): string {
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** Load → validate → cross-check → project per profile. Every problem in every file is collected. */
+export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult> {
+  const progress = opts.progress ?? (() => {});
+  const content = await loadContent(opts.contentDir);
+  const files = RECORD_DIRS.reduce((n, k) => n + content.records[k].length, 0);
+  progress(`${files} 件の記録ファイルを読みました`);
+  const diagnostics = [...content.diagnostics];
+  const missing = (name: string): Diagnostic => ({ file: `content/${name}`, line: 1, col: 1, path: '', message: `${name} がありません` });
+  if (!content.vocabulary) return { diagnostics: [...diagnostics, missing('vocabulary.yaml')], files };
+  if (!content.site) diagnostics.push(missing('site.yaml'));
+
+  const { vocabulary: v, diagnostics: vocabProblems } =
+    content.vocabulary.data === undefined ? { diagnostics: [] } : loadVocabulary(content.vocabulary);
+  diagnostics.push(...vocabProblems);
+  const site = content.site?.data !== undefined ? loadSite(content.site) : { diagnostics: [] };
+  diagnostics.push(...site.diagnostics);
+  if (!v) return { diagnostics, files };
+
+  const schemas = allJsonSchemas(v);
+  diagnostics.push(...(await checkSchemaFiles(opts.contentDir, schemas)));
+
+  const validator = new SchemaValidator();
+  const records = { events: [], relations: [], players: [], initiatives: [] } as unknown as Records;
+  const partial = { players: new Set<string>(), initiatives: new Set<string>() };
+  for (const kind of RECORD_DIRS) {
+    for (const file of content.records[kind]) {
+      if (file.data === undefined || file.data === null) continue;
+      const problems = validator.validate(schemas[SCHEMA_FOR[kind]]!, file);
+      if (problems.length) {
+        diagnostics.push(...problems);
+        const id = (file.data as { id?: unknown }).id;
+        if (typeof id === 'string' && (kind === 'players' || kind === 'initiatives')) partial[kind].add(id);
+      } else {
+        (records[kind] as Entry<ContentKind>[]).push({ file, record: file.data as never });
+      }
+    }
+  }
+  progress('スキーマ検証: 完了');
+  diagnostics.push(...crossCheck(v, records, partial));
+  progress('ファイル間の検証: 完了');
+  if (diagnostics.length || !site.site) return { diagnostics, files };
+
+  const datasets = Object.fromEntries(PROFILES.map((p) => [p, project(v, records, site.site!, p, opts.asOf)])) as Record<
+    Profile,
+    BuiltDataset
+  >;
+  // The projection must produce exactly the documented response; a failure here is a pipeline bug.
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  for (const p of PROFILES) {
+    const { meta, labels, events, relations, players, initiatives } = datasets[p];
+    const response = { meta: { ...meta, counts: {} }, labels, events, relations, players, ...(initiatives ? { initiatives } : {}) };
+    const ok = ajv.validate(schemas[`response-${p}`]!, response);
+    if (!ok) throw new Error(`profile ${p} output does not match its response schema: ${ajv.errorsText()}`);
+    progress(
+      `プロファイル ${p}: イベント ${response.events.length}、関係 ${response.relations.length}、企業・機関 ${response.players.length}${response.initiatives ? `、イニシアティブ ${response.initiatives.length}` : ''}`,
+    );
+  }
+  return { diagnostics, datasets, schemas, files };
+}
+
+/** The editor schemas in content/schemas/ must be the ones the vocabulary generates. */
+async function checkSchemaFiles(contentDir: string, schemas: Record<string, Record<string, unknown>>): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const stem of Object.values(SCHEMA_FOR)) {
+    const name = `${SCHEMA_DIR}/${stem}.schema.json`;
+    const have = await readFile(join(contentDir, name), 'utf8').catch(() => undefined);
+    if (have !== schemaFileText(schemas[stem]!)) {
+      out.push({
+        file: `content/${name}`,
+        line: 1,
+        col: 1,
+        path: '',
+        message: have === undefined ? 'エディタ用スキーマがありません' : 'エディタ用スキーマが vocabulary.yaml と食い違っています',
+        hint: 'npm run schemas を実行して、生成されたファイルもコミットしてください',
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveAsOf } from './as-of.js';
+import { runPipeline, schemaFileText } from './build.js';
+import { formatReport } from './diagnostics.js';
+import { parseYaml } from './loaders/yaml.js';
+import { SCHEMA_DIR } from './load.js';
+import { writeOutputs } from './output.js';
+import { isProfile } from './profiles.js';
+import { allJsonSchemas } from './schemas.js';
+import { loadVocabulary } from './vocabulary.js';
+import { readFile } from 'node:fs/promises';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const contentDir = join(root, 'content');
+const started = performance.now();
+const log = (message: string) => process.stderr.write(`  ${message}\n`);
+const elapsed = () => `${Math.round(performance.now() - started)} ms`;
+
+async function main(command: string | undefined): Promise<number> {
+  switch (command) {
+    case 'build':
+    case 'check':
+      return buildOrCheck(command);
+    case 'schemas':
+      return writeSchemas();
+    default:
+      process.stderr.write('使い方: tsx pipeline/cli.ts build | check | schemas\n');
+      return 2;
+  }
+}
+
+async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
+  const profile = process.env.CHRONICLE_PROFILE ?? 'A';
+  if (!isProfile(profile)) {
+    process.stderr.write(`CHRONICLE_PROFILE=${profile} は使えません。A か B を指定してください\n`);
+    return 2;
+  }
+  const { asOf, note } = resolveAsOf(contentDir);
+  if (note) log(note);
+  process.stderr.write(
+    command === 'build' ? `データセットを組み立てます（公開するプロファイル: ${profile}、asOf: ${asOf}）\n` : 'content/ を検証します\n',
+  );
+  const result = await runPipeline({ contentDir, asOf, progress: log });
+  if (result.diagnostics.length) {
+    process.stderr.write(`\n${formatReport(result.diagnostics)}\n`);
+    if (command === 'build') process.stderr.write('何も書き出していません。前回のビルド結果はそのままです。\n');
+    return 1;
+  }
+  if (command === 'check') {
+    process.stderr.write(`問題はありません（${elapsed()}）\n`);
+    return 0;
+  }
+  await writeOutputs({
+    buildDir: join(root, '.build'),
+    publicDir: join(root, 'public'),
+    datasets: result.datasets!,
+    served: profile,
+    schemas: result.schemas!,
+  });
+  process.stderr.write(`.build/ と public/ に書き出しました（${elapsed()}）\n`);
+  return 0;
+}
+
+async function writeSchemas(): Promise<number> {
+  const file = parseYaml('content/vocabulary.yaml', await readFile(join(contentDir, 'vocabulary.yaml'), 'utf8'));
+  const { vocabulary, diagnostics } = file.data === undefined ? { diagnostics: [] } : loadVocabulary(file);
+  if (!vocabulary) {
+    process.stderr.write(
+      `${formatReport(diagnostics.length ? diagnostics : file.doc.errors.map((e) => ({ file: file.path, line: e.linePos?.[0].line ?? 1, col: e.linePos?.[0].col ?? 1, path: '', message: e.message })))}\n`,
+    );
+    return 1;
+  }
+  const schemas = allJsonSchemas(vocabulary);
+  await mkdir(join(contentDir, SCHEMA_DIR), { recursive: true });
+  for (const stem of ['event', 'relation', 'player', 'initiative']) {
+    await writeFile(join(contentDir, SCHEMA_DIR, `${stem}.schema.json`), schemaFileText(schemas[stem]!));
+  }
+  process.stderr.write(`content/${SCHEMA_DIR}/ を更新しました\n`);
+  return 0;
+}
+
+process.exitCode = await main(process.argv[2]);

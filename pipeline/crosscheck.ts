@@ -1,0 +1,219 @@
+import { basename } from 'node:path';
+import type { Profile } from '../functions/chronicle/dataset.js';
+import { diagnose, type Diagnostic } from './diagnostics.js';
+import { isDate } from '../functions/chronicle/dates.js';
+import { expectedFileName, outletOf } from './ids.js';
+import type { YamlFile } from './loaders/yaml.js';
+import { PROFILE_NAMES, PROFILES, type Group } from './profiles.js';
+import type { ContentKind, ContentRecord } from './schemas.js';
+import { closest } from '../functions/chronicle/suggest.js';
+import type { Vocabulary } from './vocabulary.js';
+
+export interface Entry<K extends ContentKind> {
+  file: YamlFile;
+  record: ContentRecord<K>;
+}
+export type Records = { [K in ContentKind]: Entry<K>[] };
+
+/** Ids present in files that failed their schema, so one bad file does not cascade into others. */
+export interface PartialIds {
+  players: ReadonlySet<string>;
+  initiatives: ReadonlySet<string>;
+}
+
+/** The rules that span files or that a JSON Schema cannot state. */
+export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  checkFileNames(r, out);
+  checkUniqueIds(r, out);
+  const players = checkPlayerNames(r, out);
+  const playerIds = new Set([...r.players.map((p) => p.record.id), ...partial.players]);
+  const initiativeIds = new Set([...r.initiatives.map((i) => i.record.id), ...partial.initiatives]);
+
+  const refer = (file: YamlFile, path: (string | number)[], id: string) => {
+    if (playerIds.has(id)) return;
+    const owner = players.get(id.toLowerCase());
+    const near = closest(id, [...playerIds]);
+    const hint = owner
+      ? owner.member === undefined
+        ? `大文字小文字が違います。${owner.id} と書いてください`
+        : `${owner.member} は ${owner.id} のグループ会社・旧名（members）です。${owner.id} と書いてください`
+      : near
+        ? `${near} ではありませんか`
+        : 'content/players/ に企業・機関を追加するか、既存の ID を使ってください';
+    out.push(diagnose(file, path, `企業・機関 ${id} が見つかりません`, hint));
+  };
+
+  const initiativeUse = new Map<string, number>();
+  for (const { file, record: e } of r.events) {
+    if (!isDate(e.date)) out.push(diagnose(file, ['date'], `${e.date} は存在しない日付です`));
+    e.players.forEach((id, i) => refer(file, ['players', i], id));
+    if (e.initiative !== undefined) {
+      initiativeUse.set(e.initiative, (initiativeUse.get(e.initiative) ?? 0) + 1);
+      if (!initiativeIds.has(e.initiative)) {
+        const near = closest(e.initiative, [...initiativeIds]);
+        out.push(
+          diagnose(
+            file,
+            ['initiative'],
+            `イニシアティブ ${e.initiative} が見つかりません`,
+            near ? `${near} ではありませんか` : 'content/initiatives/ に追加してください',
+          ),
+        );
+      }
+    }
+    checkSources(file, e.sources, out);
+    const inProfiles = PROFILES.filter((p) => v.inProfile('topic', e.topic, p));
+    if (!inProfiles.length) out.push(diagnose(file, ['topic'], `分野 ${e.topic} のイベントはどのプロファイルにも載りません`));
+    for (const p of inProfiles) {
+      for (const g of ['sub', 'status', 'region'] as const) checkCode(v, file, g, e[g], p, out);
+    }
+  }
+
+  const pairs = new Map<string, Entry<'relations'>>();
+  for (const entry of r.relations) {
+    const { file, record: rel } = entry;
+    if (!outletOf(rel.source)) out.push(diagnose(file, ['source'], `${rel.source} は URL として読めません`));
+    refer(file, ['a'], rel.a);
+    refer(file, ['b'], rel.b);
+    if (rel.a === rel.b) out.push(diagnose(file, ['b'], `a と b が同じ ${rel.a} です`, '関係は二つの異なる企業・機関を結びます'));
+    const key = [[rel.a, rel.b].sort().join('\u0000'), rel.type].join('\u0000');
+    const first = pairs.get(key);
+    if (first)
+      out.push(
+        diagnose(
+          file,
+          ['type'],
+          `${rel.a} と ${rel.b} の ${rel.type} の関係は ${first.file.path} にもあります`,
+          '一つのファイルにまとめてください',
+        ),
+      );
+    else pairs.set(key, entry);
+    if (!PROFILES.some((p) => v.inProfile('topic', rel.topic, p) && v.inProfile('relation', rel.type, p))) {
+      out.push(diagnose(file, ['type'], `分野 ${rel.topic} の ${rel.type} の関係はどのプロファイルにも載りません`));
+    }
+  }
+
+  for (const { file, record: p } of r.players) {
+    for (const prof of PROFILES) {
+      checkCode(v, file, 'category', p.category, prof, out);
+      checkCode(v, file, 'region', p.region, prof, out);
+    }
+  }
+
+  for (const { file, record: i } of r.initiatives) {
+    if (!initiativeUse.has(i.id)) {
+      out.push(
+        diagnose(
+          file,
+          ['id'],
+          `イニシアティブ ${i.id} に属するイベントがありません`,
+          'イベントに initiative: ' + i.id + ' を書いてください',
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+function checkCode(v: Vocabulary, file: YamlFile, group: Group, code: string, p: Profile, out: Diagnostic[]) {
+  if (v.inProfile(group, code, p) === undefined) {
+    out.push(
+      diagnose(
+        file,
+        [group],
+        `${v.groups[group].title} ${code} は${PROFILE_NAMES[p]}にないコードですが、この記録は${PROFILE_NAMES[p]}にも載ります`,
+        `${PROFILE_NAMES[p]}のコード: ${v
+          .profileCodes(group, p)
+          .map((c) => c.code)
+          .join(', ')}`,
+      ),
+    );
+  }
+}
+
+function checkFileNames(r: Records, out: Diagnostic[]) {
+  for (const kind of Object.keys(r) as ContentKind[]) {
+    for (const { file, record } of r[kind] as Entry<ContentKind>[]) {
+      const want = expectedFileName(kind, record);
+      const have = basename(file.path);
+      if (want !== have) {
+        const at = kind === 'relations' ? 'a' : 'id';
+        out.push(
+          diagnose(file, [at], `ファイル名は ${want} にしてください（今は ${have}）`, 'ファイル名から記録の ID がわかるようにするためです'),
+        );
+      }
+    }
+  }
+}
+
+function checkUniqueIds(r: Records, out: Diagnostic[]) {
+  for (const kind of ['events', 'players', 'initiatives'] as const) {
+    const seen = new Map<string, YamlFile>();
+    for (const { file, record } of r[kind] as Entry<'events' | 'players' | 'initiatives'>[]) {
+      const first = seen.get(record.id);
+      if (first) out.push(diagnose(file, ['id'], `ID ${record.id} は ${first.path} でも使われています`, 'ID は一つの記録だけのものです'));
+      else seen.set(record.id, file);
+    }
+  }
+}
+
+/**
+ * A player's id must not equal another player's id or members entry, even in another case: a
+ * client joining by id, and the `player` filter, must find exactly one organisation.
+ * Returns every name (lower case) with the player that owns it.
+ */
+function checkPlayerNames(r: Records, out: Diagnostic[]): Map<string, { id: string; member?: string; file: YamlFile }> {
+  const names = new Map<string, { id: string; member?: string; file: YamlFile }>();
+  const claim = (file: YamlFile, path: (string | number)[], name: string, id: string, member?: string) => {
+    const key = name.toLowerCase();
+    const prev = names.get(key);
+    if (!prev) {
+      names.set(key, { id, file, ...(member !== undefined ? { member } : {}) });
+      return;
+    }
+    if (prev.id === id) {
+      out.push(diagnose(file, path, `${name} は ${id} の ID または members に既にあります`));
+      return;
+    }
+    const what = prev.member === undefined ? `企業・機関 ${prev.id} の ID` : `${prev.id} の members`;
+    const same = prev.member === undefined ? prev.id === name : prev.member === name;
+    out.push(
+      diagnose(
+        file,
+        path,
+        `${name} は${same ? '' : '（大文字小文字を除いて）'}${what}と同じです（${prev.file.path}）`,
+        '同じ組織なら一つの記録にまとめ、別の組織なら区別できる名前にしてください',
+      ),
+    );
+  };
+  for (const { file, record: p } of r.players) claim(file, ['id'], p.id, p.id);
+  for (const { file, record: p } of r.players) (p.members ?? []).forEach((m, i) => claim(file, ['members', i], m, p.id, m));
+  return names;
+}
+
+function checkSources(file: YamlFile, sources: ContentRecord<'events'>['sources'], out: Diagnostic[]) {
+  const outlets = new Map<string, number>();
+  const names = new Map<string, number>();
+  sources.forEach((s, i) => {
+    const outlet = outletOf(s.url);
+    if (!outlet) {
+      out.push(diagnose(file, ['sources', i, 'url'], `${s.url} は URL として読めません`));
+      return;
+    }
+    const prev = outlets.get(outlet) ?? names.get(s.name);
+    if (prev !== undefined) {
+      out.push(
+        diagnose(
+          file,
+          ['sources', i],
+          `出典 ${i + 1} は出典 ${prev + 1} と同じ媒体（${outlets.has(outlet) ? outlet : s.name}）です`,
+          '出典は 1 媒体につき 1 件にしてください',
+        ),
+      );
+    } else {
+      outlets.set(outlet, i);
+      names.set(s.name, i);
+    }
+  });
+}

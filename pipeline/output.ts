@@ -1,0 +1,48 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
+import { PROFILES } from './profiles.js';
+import { renderIndexPage } from './page.js';
+
+export interface Outputs {
+  /** Build output the function imports (`.build/`). */
+  buildDir: string;
+  /** Static files Netlify publishes (`public/`). */
+  publicDir: string;
+  datasets: Record<Profile, BuiltDataset>;
+  served: Profile;
+  schemas: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * Writes both folders whole, each into a fresh sibling that then replaces the old one, so a
+ * reader never sees half a build and a failed write leaves the last good output in place.
+ */
+export async function writeOutputs(o: Outputs): Promise<void> {
+  const build: Record<string, string> = {};
+  for (const p of PROFILES) build[`${p}.json`] = JSON.stringify(o.datasets[p]);
+  // A JSON string parsed at load is faster to start than the same data as an object literal.
+  build['served.js'] = `export default JSON.parse(${JSON.stringify(build[`${o.served}.json`])});\n`;
+
+  const pub: Record<string, string> = { 'index.html': renderIndexPage(o.datasets[o.served]) };
+  for (const [stem, schema] of Object.entries(o.schemas)) pub[`schemas/${stem}.schema.json`] = `${JSON.stringify(schema, null, 2)}\n`;
+
+  await replaceDir(o.buildDir, build);
+  await replaceDir(o.publicDir, pub);
+}
+
+async function replaceDir(dir: string, files: Record<string, string>): Promise<void> {
+  const next = `${dir}.next-${process.pid}`;
+  const prev = `${dir}.prev-${process.pid}`;
+  await rm(next, { recursive: true, force: true });
+  for (const [name, text] of Object.entries(files)) {
+    const path = join(next, name);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+  }
+  await rename(dir, prev).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  await rename(next, dir);
+  await rm(prev, { recursive: true, force: true });
+}
