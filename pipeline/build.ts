@@ -5,6 +5,7 @@ import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { crossCheck, type Entry, type Records } from './crosscheck.js';
 import type { Diagnostic } from './diagnostics.js';
 import { loadContent, RECORD_DIRS, SCHEMA_DIR } from './load.js';
+import { writeOutputs } from './output.js';
 import { PROFILES } from './profiles.js';
 import { project } from './project.js';
 import { allJsonSchemas, type ContentKind } from './schemas.js';
@@ -112,4 +113,25 @@ async function checkSchemaFiles(contentDir: string, schemas: Record<string, Reco
     }
   }
   return out;
+}
+
+export interface BuildOptions extends PipelineOptions {
+  buildDir: string;
+  publicDir: string;
+  served: Profile;
+}
+
+/** The pipeline, then the outputs, written only when no file has any problem. */
+export async function build(opts: BuildOptions): Promise<PipelineResult> {
+  const result = await runPipeline(opts);
+  if (!result.diagnostics.length) {
+    await writeOutputs({
+      buildDir: opts.buildDir,
+      publicDir: opts.publicDir,
+      datasets: result.datasets!,
+      served: opts.served,
+      schemas: result.schemas!,
+    });
+  }
+  return result;
 }

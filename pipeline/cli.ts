@@ -2,11 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveAsOf } from './as-of.js';
-import { runPipeline, schemaFileText } from './build.js';
+import { build, runPipeline, schemaFileText } from './build.js';
 import { formatReport } from './diagnostics.js';
 import { parseYaml } from './loaders/yaml.js';
 import { SCHEMA_DIR } from './load.js';
-import { writeOutputs } from './output.js';
 import { isProfile } from './profiles.js';
 import { allJsonSchemas } from './schemas.js';
 import { loadVocabulary } from './vocabulary.js';
@@ -42,7 +41,11 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
   process.stderr.write(
     command === 'build' ? `データセットを組み立てます（公開するプロファイル: ${profile}、asOf: ${asOf}）\n` : 'content/ を検証します\n',
   );
-  const result = await runPipeline({ contentDir, asOf, progress: log });
+  const options = { contentDir, asOf, progress: log };
+  const result =
+    command === 'build'
+      ? await build({ ...options, buildDir: join(root, '.build'), publicDir: join(root, 'public'), served: profile })
+      : await runPipeline(options);
   if (result.diagnostics.length) {
     process.stderr.write(`\n${formatReport(result.diagnostics)}\n`);
     if (command === 'build') process.stderr.write('何も書き出していません。前回のビルド結果はそのままです。\n');
@@ -52,13 +55,6 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
     process.stderr.write(`問題はありません（${elapsed()}）\n`);
     return 0;
   }
-  await writeOutputs({
-    buildDir: join(root, '.build'),
-    publicDir: join(root, 'public'),
-    datasets: result.datasets!,
-    served: profile,
-    schemas: result.schemas!,
-  });
   process.stderr.write(`.build/ と public/ に書き出しました（${elapsed()}）\n`);
   return 0;
 }

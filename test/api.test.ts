@@ -1,0 +1,458 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '../functions/chronicle/dataset.js';
+import type { Handler } from '../functions/chronicle/handler.js';
+import { call, fixtureHandlers, ids } from './helpers.js';
+
+let api: Record<Profile, Handler>;
+beforeAll(async () => {
+  api = await fixtureHandlers();
+});
+
+const get = (p: Profile, query = '') => call(api[p], `/api/chronicle${query ? `?${query}` : ''}`);
+const eventIds = async (p: Profile, query: string) => ids((await get(p, query)).json.events);
+type Rel = { a: string; b: string; type: string; year: string };
+const relations = async (p: Profile, query: string) =>
+  ((await get(p, query)).json.relations as Rel[]).map((r) => `${r.year} ${r.a}/${r.b} ${r.type}`);
+
+const ALL_A = [
+  '2019-alpha-research',
+  '2020-alpha-coin-pilot',
+  '2021-beta-stablecoin',
+  '2022-delta-euro-poc',
+  '2023-epsilon-v2',
+  '2023-delta-euro-law',
+  '2024-alpha-token-fund',
+  '2024-beta-alpha-payments',
+  '2024-zeta-hack',
+  '2025-alpha-coin-launch',
+  '2025-epsilon-hooks',
+  '2025-uk-rules',
+];
+
+describe('unfiltered', () => {
+  it('returns every kind of Profile A in contract order, with counts for each', async () => {
+    const r = await get('A');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.json)).toEqual(['meta', 'labels', 'events', 'relations', 'players', 'initiatives']);
+    expect(r.json.meta).toEqual({
+      asOf: '2026-01-15',
+      source: 'https://onchain-finance-trends.netlify.app/',
+      attribution: expect.stringContaining('Onchain Finance Trends'),
+      counts: { events: 12, relations: 5, players: 6, initiatives: 2 },
+    });
+    expect(Object.keys(r.json.meta as object)).toEqual(['asOf', 'source', 'attribution', 'counts']);
+    expect(ids(r.json.events)).toEqual(ALL_A);
+  });
+
+  it('returns Profile B without initiatives and without A-only fields', async () => {
+    const r = await get('B');
+    expect(Object.keys(r.json)).toEqual(['meta', 'labels', 'events', 'relations', 'players']);
+    expect((r.json.meta as { counts: object }).counts).toEqual({ events: 8, relations: 5, players: 6 });
+    const event = (r.json.events as object[])[0]!;
+    expect(Object.keys(event)).toEqual([
+      'id',
+      'date',
+      'topic',
+      'sub',
+      'players',
+      'title',
+      'description',
+      'chain',
+      'status',
+      'region',
+      'source',
+      'key',
+    ]);
+    const player = (r.json.players as object[])[0]!;
+    expect(Object.keys(player)).toEqual(['id', 'nameJa', 'category', 'region', 'members']);
+  });
+
+  it('gives Profile A events and players their A-only fields', async () => {
+    const r = await get('A');
+    const event = (r.json.events as object[])[0]!;
+    expect(Object.keys(event)).toEqual([
+      'id',
+      'date',
+      'topic',
+      'sub',
+      'players',
+      'title',
+      'description',
+      'chain',
+      'status',
+      'region',
+      'source',
+      'key',
+      'sources',
+      'initiativeId',
+    ]);
+    const players = r.json.players as { id: string; sector: string | null; description: string }[];
+    expect(Object.keys(players[0]!)).toEqual(['id', 'nameJa', 'category', 'sector', 'region', 'members', 'description']);
+    expect(players.find((p) => p.id === 'Gamma Chain')).toMatchObject({ sector: null, description: '', members: [] });
+  });
+
+  it('orders relations by year, then a, b, type, and players and initiatives by id', async () => {
+    expect(await relations('A', '')).toEqual([
+      '2020 Alpha Bank/Gamma Chain infrastructure',
+      '2022 Delta Central Bank/Gamma Chain joint_pilot',
+      '2024 Alpha Bank/Zeta Exchange investment',
+      '2024 Beta Pay/Alpha Bank partnership',
+      '2025 Epsilon DEX/Beta Pay partnership',
+    ]);
+    const r = await get('A');
+    expect(ids(r.json.players)).toEqual(['Alpha Bank', 'Beta Pay', 'Delta Central Bank', 'Epsilon DEX', 'Gamma Chain', 'Zeta Exchange']);
+    expect(ids(r.json.initiatives)).toEqual(['alpha-coin', 'delta-euro']);
+  });
+
+  it('maps defi to crypto in A and keeps competition relations to B', async () => {
+    const a = (await get('A')).json;
+    const b = (await get('B')).json;
+    expect((a.events as { id: string; topic: string }[]).find((e) => e.id === '2023-epsilon-v2')!.topic).toBe('crypto');
+    expect((b.events as { id: string; topic: string }[]).find((e) => e.id === '2023-epsilon-v2')!.topic).toBe('defi');
+    expect(await relations('B', '')).toContain('2023 Epsilon DEX/Zeta Exchange competition');
+    expect((await relations('A', '')).some((r) => r.endsWith('competition'))).toBe(false);
+    expect(Object.keys((a.labels as Record<string, object>).topic)).toEqual(['deposit', 'stablecoin', 'cbdc', 'rwa', 'crypto', 'mixed']);
+    expect(Object.keys((b.labels as Record<string, object>).topic)).toEqual(['deposit', 'stablecoin', 'defi', 'mixed']);
+    expect(Object.keys(a.labels as object)).toEqual(['topic', 'region', 'status', 'category', 'relation', 'sub', 'sector']);
+    expect(Object.keys(b.labels as object)).toEqual(['topic', 'region', 'status', 'category', 'relation', 'sub']);
+    expect((b.labels as Record<string, Record<string, string>>).relation!.competition).toBe('競合');
+    expect((a.labels as Record<string, Record<string, string>>).relation!.competition).toBeUndefined();
+  });
+
+  it('orders sources press release, official, news while source stays the first one recorded', async () => {
+    const e = ((await get('A')).json.events as { id: string; source: string; sources: { name: string; url: string }[] }[]).find(
+      (x) => x.id === '2020-alpha-coin-pilot',
+    )!;
+    expect(e.source).toBe('https://news.example.org/alpha-pilot');
+    expect(e.sources).toEqual([
+      { name: 'アルファ銀行', url: 'https://alpha.example.com/news/2020' },
+      { name: '例示当局', url: 'https://gov.example.net/alpha' },
+      { name: '例示ニュース', url: 'https://news.example.org/alpha-pilot' },
+    ]);
+  });
+
+  it('derives initiative eventIds in date order and links events back with initiativeId', async () => {
+    const r = (await get('A')).json;
+    expect((r.initiatives as { eventIds: string[] }[])[0]!.eventIds).toEqual([
+      '2019-alpha-research',
+      '2020-alpha-coin-pilot',
+      '2025-alpha-coin-launch',
+    ]);
+    const events = r.events as { id: string; initiativeId: string | null }[];
+    expect(events.find((e) => e.id === '2022-delta-euro-poc')!.initiativeId).toBe('delta-euro');
+    expect(events.find((e) => e.id === '2021-beta-stablecoin')!.initiativeId).toBeNull();
+  });
+});
+
+describe('include', () => {
+  it('returns only the requested kinds, counting only those', async () => {
+    const r = await get('A', 'include=events,initiatives');
+    expect(Object.keys(r.json)).toEqual(['meta', 'labels', 'events', 'initiatives']);
+    expect((r.json.meta as { counts: object }).counts).toEqual({ events: 12, initiatives: 2 });
+  });
+
+  it('keeps response order whatever the order asked for', async () => {
+    const r = await get('A', 'include=players,events');
+    expect(Object.keys(r.json)).toEqual(['meta', 'labels', 'events', 'players']);
+  });
+
+  it('rejects initiatives on Profile B', async () => {
+    const r = await get('B', 'include=events,initiatives');
+    expect(r.status).toBe(400);
+    expect(r.json.message).toContain('include');
+    expect(r.json.message).toContain('"initiatives"');
+    expect(r.json.message).toContain('events, relations, players');
+  });
+});
+
+describe('filters', () => {
+  it('topic keeps matching events and relations, drops mixed relations, and narrows initiatives', async () => {
+    const r = await get('A', 'topic=deposit');
+    expect(ids(r.json.events)).toEqual(['2019-alpha-research', '2020-alpha-coin-pilot', '2025-alpha-coin-launch']);
+    expect(await relations('A', 'topic=deposit')).toEqual(['2020 Alpha Bank/Gamma Chain infrastructure']);
+    expect(ids(r.json.initiatives)).toEqual(['alpha-coin']);
+    expect((r.json.initiatives as { eventIds: string[] }[])[0]!.eventIds).toHaveLength(3);
+    expect(ids(r.json.players)).toHaveLength(6);
+  });
+
+  it('topic matches the profile code a record carries (defi is crypto in A)', async () => {
+    expect(await eventIds('A', 'topic=crypto')).toEqual(['2023-epsilon-v2', '2024-zeta-hack', '2025-epsilon-hooks']);
+    expect(await relations('A', 'topic=crypto')).toEqual(['2025 Epsilon DEX/Beta Pay partnership']);
+    expect(await eventIds('B', 'topic=defi')).toEqual(['2023-epsilon-v2', '2025-epsilon-hooks']);
+    expect(await relations('B', 'topic=defi')).toEqual([
+      '2023 Epsilon DEX/Zeta Exchange competition',
+      '2025 Epsilon DEX/Beta Pay partnership',
+    ]);
+  });
+
+  it('topic values of the other profile, and mixed, are invalid', async () => {
+    for (const [p, q] of [
+      ['A', 'topic=defi'],
+      ['B', 'topic=cbdc'],
+      ['A', 'topic=mixed'],
+    ] as const) {
+      const r = await get(p, q);
+      expect(r.status, `${p} ${q}`).toBe(400);
+      expect(r.json.message).toContain(`"${q.split('=')[1]}"`);
+    }
+  });
+
+  it('region narrows events and players only', async () => {
+    const r = await get('A', 'region=JP');
+    expect(ids(r.json.events)).toEqual(['2019-alpha-research', '2020-alpha-coin-pilot', '2024-alpha-token-fund', '2025-alpha-coin-launch']);
+    expect(ids(r.json.players)).toEqual(['Alpha Bank']);
+    expect((r.json.relations as object[]).length).toBe(5);
+    expect(ids(r.json.initiatives)).toHaveLength(2);
+  });
+
+  it('status narrows events only; several values match any', async () => {
+    const r = await get('A', 'status=ended,enacted');
+    expect(ids(r.json.events)).toEqual(['2023-delta-euro-law', '2024-zeta-hack']);
+    expect((r.json.relations as object[]).length).toBe(5);
+  });
+
+  it('player keeps events naming the player and relations where it is a or b', async () => {
+    const r = await get('A', 'player=Gamma Chain');
+    expect(ids(r.json.events)).toEqual(['2020-alpha-coin-pilot', '2022-delta-euro-poc']);
+    expect(await relations('A', 'player=Gamma%20Chain')).toEqual([
+      '2020 Alpha Bank/Gamma Chain infrastructure',
+      '2022 Delta Central Bank/Gamma Chain joint_pilot',
+    ]);
+    expect(ids(r.json.players)).toHaveLength(6);
+    expect(await eventIds('A', 'player=Beta+Pay,Zeta+Exchange')).toEqual([
+      '2021-beta-stablecoin',
+      '2024-alpha-token-fund',
+      '2024-beta-alpha-payments',
+      '2024-zeta-hack',
+      '2025-epsilon-hooks',
+    ]);
+  });
+
+  it('player rejects a member name or a wrong case with a hint to the id', async () => {
+    const member = await get('A', 'player=Alpha%20Trust');
+    expect(member.status).toBe(400);
+    expect(member.json.message).toContain('"Alpha Trust" は Alpha Bank と書いてください');
+    const lower = await get('A', 'player=alpha%20bank');
+    expect(lower.json.message).toContain('"alpha bank" は Alpha Bank と書いてください');
+    const unknown = await get('A', 'player=Nobody');
+    expect(unknown.json.message).toContain('player');
+    expect(unknown.json.message).toContain('"Nobody"');
+  });
+
+  it('from and to compare at the shorter precision', async () => {
+    expect(await eventIds('A', 'from=2024-03')).toEqual([
+      '2024-alpha-token-fund',
+      '2024-zeta-hack',
+      '2025-alpha-coin-launch',
+      '2025-epsilon-hooks',
+      '2025-uk-rules',
+    ]);
+    expect(await eventIds('A', 'to=2023-05')).toEqual([
+      '2019-alpha-research',
+      '2020-alpha-coin-pilot',
+      '2021-beta-stablecoin',
+      '2022-delta-euro-poc',
+      '2023-epsilon-v2',
+    ]);
+    expect(await eventIds('A', 'from=2021&to=2022')).toEqual(['2021-beta-stablecoin', '2022-delta-euro-poc']);
+    expect(await eventIds('A', 'from=2025-01-15&to=2025-01-31')).toEqual(['2025-alpha-coin-launch', '2025-epsilon-hooks']);
+  });
+
+  it('dates relations by their year', async () => {
+    expect(await relations('A', 'from=2024-06')).toEqual([
+      '2024 Alpha Bank/Zeta Exchange investment',
+      '2024 Beta Pay/Alpha Bank partnership',
+      '2025 Epsilon DEX/Beta Pay partnership',
+    ]);
+    expect(await relations('A', 'to=2021-12-31')).toEqual(['2020 Alpha Bank/Gamma Chain infrastructure']);
+  });
+
+  it('key=true keeps milestones, key=false the others, both keeps all', async () => {
+    expect(await eventIds('A', 'key=true')).toEqual([
+      '2020-alpha-coin-pilot',
+      '2023-delta-euro-law',
+      '2025-alpha-coin-launch',
+      '2025-epsilon-hooks',
+    ]);
+    expect(await eventIds('A', 'key=false')).toHaveLength(8);
+    expect(await eventIds('A', 'key=true,false')).toEqual(ALL_A);
+  });
+
+  it('combines different parameters with AND', async () => {
+    expect(await eventIds('A', 'topic=deposit&region=JP&key=true&from=2020')).toEqual(['2020-alpha-coin-pilot', '2025-alpha-coin-launch']);
+    expect(await eventIds('A', 'topic=stablecoin,cbdc&status=pilot,poc')).toEqual(['2022-delta-euro-poc', '2024-beta-alpha-payments']);
+    expect(await eventIds('B', 'player=Alpha Bank&topic=stablecoin')).toEqual(['2024-beta-alpha-payments']);
+    const r = await get('A', 'include=relations,initiatives&topic=cbdc&player=Gamma%20Chain');
+    expect(await relations('A', 'topic=cbdc&player=Gamma%20Chain')).toEqual(['2022 Delta Central Bank/Gamma Chain joint_pilot']);
+    expect(ids(r.json.initiatives)).toEqual(['delta-euro']);
+  });
+
+  it('never reduces an initiative eventIds, whatever the filters', async () => {
+    const r = await get('A', 'topic=deposit&from=2025&key=true');
+    expect(ids(r.json.events)).toEqual(['2025-alpha-coin-launch']);
+    expect((r.json.initiatives as { eventIds: string[] }[])[0]!.eventIds).toEqual([
+      '2019-alpha-research',
+      '2020-alpha-coin-pilot',
+      '2025-alpha-coin-launch',
+    ]);
+  });
+
+  it('returns empty arrays when nothing matches', async () => {
+    const r = await get('A', 'region=UK&status=ended');
+    expect(r.status).toBe(200);
+    expect(r.json.events).toEqual([]);
+    expect((r.json.meta as { counts: { events: number } }).counts.events).toBe(0);
+  });
+});
+
+describe('query syntax', () => {
+  it('treats a repeated parameter as a comma list, with the same ETag', async () => {
+    const a = await get('A', 'topic=deposit&topic=stablecoin');
+    const b = await get('A', 'topic=stablecoin,deposit');
+    expect(a.text).toBe(b.text);
+    expect(a.headers.get('ETag')).toBe(b.headers.get('ETag'));
+  });
+
+  it('trims outer whitespace of each value', async () => {
+    expect(await eventIds('A', 'topic=%20deposit%20,+cbdc')).toHaveLength(5);
+  });
+
+  it('matches values case-sensitively and suggests the right case', async () => {
+    const r = await get('A', 'topic=Deposit');
+    expect(r.status).toBe(400);
+    expect(r.json.message).toContain('deposit ではありませんか');
+  });
+
+  it('rejects empty values and empty items', async () => {
+    for (const q of ['topic=', 'topic', 'topic=deposit,,cbdc', 'region=JP,', 'key=%20']) {
+      const r = await get('A', q);
+      expect(r.status, q).toBe(400);
+      expect(r.json.message, q).toMatch(/パラメータ (topic|region|key) に空の値があります/);
+    }
+  });
+
+  it('rejects unknown parameter names, naming each and suggesting the near one', async () => {
+    const r = await get('A', 'topik=deposit&limit=5&topic=cbdc');
+    expect(r.status).toBe(400);
+    expect(r.json.message).toContain('"topik", "limit"');
+    expect(r.json.message).toContain('topic の書き間違いではありませんか');
+  });
+
+  it('names every offending value and the allowed values', async () => {
+    const r = await get('A', 'region=JP,XX,YY&status=done');
+    expect(r.status).toBe(400);
+    expect(r.json.message).toContain('パラメータ region の値 "XX", "YY" は使えません。使える値: JP, US, EU, UK, APAC, Global, LATAM');
+    expect(r.json.message).toContain('パラメータ status の値 "done"');
+  });
+
+  it('rejects malformed and impossible dates and key values', async () => {
+    for (const q of ['from=2024-13', 'to=2024-02-30', 'from=24', 'to=2024/01', 'from=2024-1']) {
+      const r = await get('A', q);
+      expect(r.status, q).toBe(400);
+      expect(r.json.message, q).toContain('日付ではありません');
+    }
+    expect((await get('A', 'key=yes')).json.message).toContain('使える値: true, false');
+  });
+
+  it('rejects a lower bound after the upper bound, after cutting to the shorter precision', async () => {
+    const r = await get('A', 'from=2025&to=2024');
+    expect(r.status).toBe(400);
+    expect(r.json.message).toContain('from');
+    expect((await get('A', 'from=2024-05&to=2024')).status).toBe(200);
+    expect((await get('A', 'from=2024-05-02&to=2024-05-01')).status).toBe(400);
+  });
+
+  it('rejects broken percent-encoding', async () => {
+    for (const q of ['topic=%E3%81', 'topic=%zz', 'player=%FF']) {
+      const r = await get('A', q);
+      expect(r.status, q).toBe(400);
+      expect(r.json.message, q).toContain('パーセントエンコード');
+    }
+  });
+});
+
+describe('methods, paths and headers', () => {
+  const expectCommon = (h: Headers) => {
+    expect(h.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(h.get('X-Content-Type-Options')).toBe('nosniff');
+  };
+
+  it('sets JSON, CORS and cache headers on success', async () => {
+    const r = await get('A', 'topic=cbdc');
+    expectCommon(r.headers);
+    expect(r.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+    expect(r.headers.get('Cache-Control')).toBe('public, max-age=3600');
+    expect(r.headers.get('Netlify-CDN-Cache-Control')).toBe('public, max-age=3600, must-revalidate');
+    expect(r.headers.get('Netlify-Vary')).toBe('query=include|topic|region|status|player|from|to|key');
+    expect(r.headers.get('ETag')).toMatch(/^"[\w-]+"$/);
+  });
+
+  it('gives a different ETag to a different answer', async () => {
+    const a = await get('A', 'topic=cbdc');
+    const b = await get('A', 'topic=rwa');
+    const c = await get('B', 'topic=deposit');
+    const d = await get('A', 'topic=deposit');
+    expect(new Set([a, b, c, d].map((r) => r.headers.get('ETag'))).size).toBe(4);
+  });
+
+  it('answers If-None-Match with 304 and no body', async () => {
+    const first = await get('A', 'region=EU');
+    const etag = first.headers.get('ETag')!;
+    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const r = await call(api.A, '/api/chronicle?region=EU', { headers: { 'If-None-Match': inm } });
+      expect(r.status, inm).toBe(304);
+      expect(r.text).toBe('');
+      expect(r.headers.get('ETag')).toBe(etag);
+      expectCommon(r.headers);
+    }
+    expect((await call(api.A, '/api/chronicle?region=EU', { headers: { 'If-None-Match': '"stale"' } })).status).toBe(200);
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const g = await get('A', 'region=EU');
+    const h = await call(api.A, '/api/chronicle?region=EU', { method: 'HEAD' });
+    expect(h.status).toBe(200);
+    expect(h.text).toBe('');
+    expect([...h.headers]).toEqual([...g.headers]);
+  });
+
+  it('answers a CORS preflight with 204', async () => {
+    const r = await call(api.A, '/api/chronicle', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' },
+    });
+    expect(r.status).toBe(204);
+    expectCommon(r.headers);
+    expect(r.headers.get('Access-Control-Allow-Methods')).toBe('GET, HEAD, OPTIONS');
+    expect(r.headers.get('Access-Control-Allow-Headers')).toBe('*');
+    expect(Number(r.headers.get('Access-Control-Max-Age'))).toBeGreaterThan(0);
+  });
+
+  it('answers other methods with 405 and Allow', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const r = await call(api.A, '/api/chronicle', { method });
+      expect(r.status, method).toBe(405);
+      expect(r.headers.get('Allow')).toBe('GET, HEAD, OPTIONS');
+      expect(r.json.message).toContain(method);
+      expectCommon(r.headers);
+    }
+  });
+
+  it('answers other paths with a JSON 404', async () => {
+    for (const path of ['/api/chronicles', '/api/chronicle/', '/api/', '/']) {
+      const r = await call(api.A, path);
+      expect(r.status, path).toBe(404);
+      expect(r.json.message).toContain('/api/chronicle');
+      expectCommon(r.headers);
+    }
+  });
+
+  it('never lets an error be cached', async () => {
+    for (const r of [await get('A', 'topic=x'), await call(api.A, '/x'), await call(api.A, '/api/chronicle', { method: 'POST' })]) {
+      expect(r.headers.get('Cache-Control')).toBe('no-store');
+      expect(r.headers.get('Netlify-CDN-Cache-Control')).toBeNull();
+      expect(r.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+      expect(Object.keys(r.json)).toEqual(['message']);
+    }
+  });
+});
