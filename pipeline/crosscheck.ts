@@ -172,18 +172,19 @@ function checkPlayerNames(r: Records, out: Diagnostic[]): Map<string, { id: stri
       names.set(key, { id, file, ...(member !== undefined ? { member } : {}) });
       return;
     }
-    if (prev.id === id) {
-      out.push(diagnose(file, path, `${name} は ${id} の ID または members に既にあります`));
-      return;
-    }
-    const what = prev.member === undefined ? `企業・機関 ${prev.id} の ID` : `${prev.id} の members`;
-    const same = prev.member === undefined ? prev.id === name : prev.member === name;
+    // Two files with the same id are reported by the unique-id rule; members repeated within one
+    // player by its schema (uniqueItems).
+    if (prev.id === id && (member === undefined || prev.member !== undefined)) return;
+    const where = prev.member === undefined ? `${prev.id} の ID` : `${prev.id} の members にある ${prev.member}`;
+    const same = (prev.member ?? prev.id) === name;
     out.push(
       diagnose(
         file,
         path,
-        `${name} は${same ? '' : '（大文字小文字を除いて）'}${what}と同じです（${prev.file.path}）`,
-        '同じ組織なら一つの記録にまとめ、別の組織なら区別できる名前にしてください',
+        same
+          ? `${name} は ${where} と同じです（${prev.file.path}）`
+          : `${name} は ${where} と大文字小文字だけが違います（${prev.file.path}）`,
+        prev.id === id ? 'members には自分の ID を書きません' : '同じ組織なら一つの記録にまとめ、別の組織なら区別できる名前にしてください',
       ),
     );
   };

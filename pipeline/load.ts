@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import fg from 'fast-glob';
 import type { Diagnostic } from './diagnostics.js';
 import { parseYaml, type YamlFile } from './loaders/yaml.js';
+import type { YAMLError } from 'yaml';
 import type { ContentKind } from './schemas.js';
 
 export const RECORD_DIRS: readonly ContentKind[] = ['events', 'relations', 'players', 'initiatives'];
@@ -41,21 +42,12 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
           col: 1,
           path: '',
           message: 'このファイルは読み込まれません',
-          hint: `記録は ${RECORD_DIRS.map((k) => `content/${k}/<ID>.yaml`).join('、')} に置きます（拡張子は .yaml）`,
+          hint: `記録は ${RECORD_DIRS.map((k) => `content/${k}/`).join('、')} のどれかに、拡張子 .yaml のファイルで置きます`,
         });
         return;
       }
       const file = parseYaml(shown(name), await readFile(join(contentDir, name), 'utf8'));
-      for (const e of file.doc.errors) {
-        const [line, col] = e.linePos?.[0] ? [e.linePos[0].line, e.linePos[0].col] : [1, 1];
-        out.diagnostics.push({
-          file: file.path,
-          line,
-          col,
-          path: '',
-          message: `YAML の書き方の誤り: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
-        });
-      }
+      out.diagnostics.push(...yamlProblems(file));
       if (!file.doc.errors.length && (file.data === null || file.data === undefined)) {
         out.diagnostics.push({ file: file.path, line: 1, col: 1, path: '', message: 'ファイルが空です' });
       }
@@ -66,4 +58,23 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
   );
   for (const k of RECORD_DIRS) out.records[k].sort((a, b) => a.path.localeCompare(b.path));
   return out;
+}
+
+// yaml's messages, said in Japanese; the original follows in brackets for the exact detail.
+const YAML_MESSAGES: Partial<Record<YAMLError['code'], string>> = {
+  DUPLICATE_KEY: '同じ項目が二度書かれています',
+  MULTIPLE_DOCS: '1 ファイルには 1 件の記録だけを書きます（--- で区切れません）',
+  BAD_INDENT: 'インデント（行頭の空白）が揃っていないか、括弧が閉じていません',
+  MISSING_CHAR: '閉じる引用符や括弧がありません',
+  TAB_AS_INDENT: 'インデントにタブは使えません。空白で字下げしてください',
+  BLOCK_AS_IMPLICIT_KEY: '一行に「項目: 値」が二つあります。値に「: 」を含めるときは引用符で囲みます',
+  UNEXPECTED_TOKEN: '思わぬ記号があります',
+};
+
+export function yamlProblems(file: YamlFile): Diagnostic[] {
+  return file.doc.errors.map((e) => {
+    const { line, col } = file.lines.linePos(e.pos[0]);
+    const detail = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    return { file: file.path, line, col, path: '', message: `YAML の書き方の誤り: ${YAML_MESSAGES[e.code] ?? detail}（${detail}）` };
+  });
 }

@@ -6,7 +6,7 @@ import { closest } from '../functions/chronicle/suggest.js';
 
 /** Compiles JSON Schemas once; validates parsed files and reports each problem at its YAML node. */
 export class SchemaValidator {
-  private readonly ajv = new Ajv2020({ allErrors: true, strict: true, allowMatchingProperties: true });
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
   private readonly compiled = new Map<object, ValidateFunction>();
 
   validate(schema: Record<string, unknown>, file: YamlFile): Diagnostic[] {
@@ -31,8 +31,8 @@ function toPath(pointer: string): (string | number)[] {
 
 const TYPE_NAMES: Record<string, string> = {
   string: '文字列',
-  boolean: 'true か false',
-  array: 'リスト（- で始まる行、または [a, b]）',
+  boolean: '真偽値（true か false）',
+  array: 'リスト（[a, b] または - で始まる行）',
   object: '「項目: 値」の組',
   null: 'null',
   integer: '整数',
@@ -87,10 +87,10 @@ export function explain(errors: readonly ErrorObject[], file: YamlFile): Diagnos
         d = diagnose(
           file,
           path,
-          `${show(value)} ではなく${want
+          `${show(value)} ではなく、${want
             .split(',')
             .map((t) => TYPE_NAMES[t] ?? t)
-            .join('または')}で書きます`,
+            .join(' または ')}で書きます`,
         );
         break;
       }
@@ -138,8 +138,9 @@ export function explain(errors: readonly ErrorObject[], file: YamlFile): Diagnos
         break;
       }
       case 'uniqueItems': {
+        // ajv's i is the earlier copy and j the later one; the later one is what to delete.
         const { i, j } = e.params as { i: number; j: number };
-        d = diagnose(file, [...path, i], `${show((value as unknown[])[i])} が ${j + 1} 番目と重複しています`);
+        d = diagnose(file, [...path, Math.max(i, j)], `${show((value as unknown[])[i])} が ${Math.min(i, j) + 1} 番目と重複しています`);
         break;
       }
       case 'maxLength': {

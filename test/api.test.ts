@@ -111,8 +111,8 @@ describe('unfiltered', () => {
     expect((b.events as { id: string; topic: string }[]).find((e) => e.id === '2023-epsilon-v2')!.topic).toBe('defi');
     expect(await relations('B', '')).toContain('2023 Epsilon DEX/Zeta Exchange competition');
     expect((await relations('A', '')).some((r) => r.endsWith('competition'))).toBe(false);
-    expect(Object.keys((a.labels as Record<string, object>).topic)).toEqual(['deposit', 'stablecoin', 'cbdc', 'rwa', 'crypto', 'mixed']);
-    expect(Object.keys((b.labels as Record<string, object>).topic)).toEqual(['deposit', 'stablecoin', 'defi', 'mixed']);
+    expect(Object.keys((a.labels as Record<string, object>).topic!)).toEqual(['deposit', 'stablecoin', 'cbdc', 'rwa', 'crypto', 'mixed']);
+    expect(Object.keys((b.labels as Record<string, object>).topic!)).toEqual(['deposit', 'stablecoin', 'defi', 'mixed']);
     expect(Object.keys(a.labels as object)).toEqual(['topic', 'region', 'status', 'category', 'relation', 'sub', 'sector']);
     expect(Object.keys(b.labels as object)).toEqual(['topic', 'region', 'status', 'category', 'relation', 'sub']);
     expect((b.labels as Record<string, Record<string, string>>).relation!.competition).toBe('競合');

@@ -15,6 +15,6 @@ const NO_NUMBERS = { customTags: (tags: Tags) => tags.filter((t) => typeof t ===
 
 export function parseYaml(path: string, text: string): YamlFile {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, ...NO_NUMBERS });
+  const doc = parseDocument(text, { lineCounter: lines, ...NO_NUMBERS });
   return { path, doc, lines, data: doc.errors.length ? undefined : doc.toJS() };
 }
