@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { config } from '../functions/chronicle/chronicle.js';
+import { CACHE_HEADERS, COMMON_HEADERS, STATIC_HEADERS } from '../functions/chronicle/headers.js';
+import { API_PATH } from '../functions/chronicle/handler.js';
+import { PARAMS } from '../functions/chronicle/query.js';
+import { headerRules, pathMatches } from '../scripts/netlify-toml.js';
+import { parse } from 'smol-toml';
+import { readFileSync } from 'node:fs';
+import { ROOT } from './helpers.js';
+
+const toml = join(ROOT, 'netlify.toml');
+
+describe('netlify.toml', () => {
+  it('gives static files the same header values the function sets', () => {
+    const rules = headerRules(toml);
+    const all = rules.find((r) => r.for === '/*');
+    expect(all?.values).toEqual(STATIC_HEADERS);
+    expect(STATIC_HEADERS['Access-Control-Allow-Origin']).toBe(COMMON_HEADERS['Access-Control-Allow-Origin']);
+    expect(STATIC_HEADERS['Cache-Control']).toBe(CACHE_HEADERS['Cache-Control']);
+  });
+
+  it('builds with npm run build on Node 22, publishing public/ and functions/', () => {
+    const t = parse(readFileSync(toml, 'utf8')) as {
+      build: { command: string; publish: string; environment: Record<string, string> };
+      functions: { directory: string };
+    };
+    expect(t.build.command).toBe('npm run build');
+    expect(t.build.publish).toBe('public');
+    expect(t.build.environment.NODE_VERSION).toBe('22');
+    expect(['A', 'B']).toContain(t.build.environment.CHRONICLE_PROFILE);
+    expect(t.functions.directory).toBe('functions');
+  });
+
+  it('routes the API path, and other /api paths for a JSON 404, to the function', () => {
+    expect(config.path.some((p) => pathMatches(p, API_PATH))).toBe(true);
+    expect(config.path.some((p) => pathMatches(p, '/api/chronicles'))).toBe(true);
+    expect(config.path.some((p) => pathMatches(p, '/index.html'))).toBe(false);
+  });
+
+  it('caches at most one hour and varies the CDN cache by exactly the API parameters', () => {
+    for (const v of [CACHE_HEADERS['Cache-Control'], CACHE_HEADERS['Netlify-CDN-Cache-Control']]) {
+      const maxAge = Number(/max-age=(\d+)/.exec(v)![1]);
+      expect(maxAge).toBeLessThanOrEqual(3600);
+      expect(v).not.toMatch(/stale-/);
+    }
+    expect(CACHE_HEADERS['Netlify-Vary']).toBe(`query=${PARAMS.join('|')}`);
+    expect([...PARAMS].sort()).toEqual(['from', 'include', 'key', 'player', 'region', 'status', 'to', 'topic']);
+  });
+});

@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { NetlifyDev } from '@netlify/dev';
+import { describe, expect, it } from 'vitest';
+import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
+import { createHandler } from '../functions/chronicle/handler.js';
+import { STATIC_HEADERS } from '../functions/chronicle/headers.js';
+import { ROOT } from './helpers.js';
+
+// These tests run what users and Netlify run: `npm start` over real HTTP, and the function through
+// Netlify's own local emulation. They share .build/ with nothing else (vitest runs one file's
+// tests in order), since `npm start` rebuilds it.
+
+const REQUESTS: [string, RequestInit?][] = [
+  ['/api/chronicle'],
+  ['/api/chronicle?topic=deposit&region=JP'],
+  ['/api/chronicle?include=players,events&player=Bank%20of%20Japan&from=2020'],
+  ['/api/chronicle?topic=nope'],
+  ['/api/other'],
+  ['/api/chronicle', { method: 'HEAD' }],
+  ['/api/chronicle', { method: 'OPTIONS', headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' } }],
+  ['/api/chronicle', { method: 'POST', body: '{}' }],
+];
+
+/** Headers that transports add or drop (framing, dates, platform tracing), not the function's. */
+const TRANSPORT = /^(date|connection|keep-alive|transfer-encoding|content-length|x-nf-.*)$/;
+const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => !TRANSPORT.test(k)));
+
+async function expected(profile: Profile, path: string, init?: RequestInit) {
+  const dataset = JSON.parse(await readFile(join(ROOT, '.build', `${profile}.json`), 'utf8')) as BuiltDataset;
+  const res = createHandler(dataset)(new Request(`http://localhost${path}`, init));
+  return { status: res.status, headers: headersOf(res), body: await res.text() };
+}
+
+async function startServer(profile: Profile): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', CHRONICLE_PROFILE: profile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\/api\/chronicle/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${out}\n${err}`)));
+  });
+  return { url, child };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  process.kill(-child.pid!, 'SIGTERM');
+  await exited;
+}
+
+describe('npm start', () => {
+  for (const profile of ['B', 'A'] as const) {
+    it(`serves Profile ${profile} on 127.0.0.1 exactly as the function answers`, async () => {
+      const { url, child } = await startServer(profile);
+      try {
+        for (const [path, init] of REQUESTS) {
+          const res = await fetch(`${url}${path}`, init);
+          const want = await expected(profile, path, init);
+          expect({ status: res.status, headers: headersOf(res), body: await res.text() }, `${init?.method ?? 'GET'} ${path}`).toEqual(want);
+        }
+        const etag = (await fetch(`${url}/api/chronicle?region=EU`)).headers.get('ETag')!;
+        expect((await fetch(`${url}/api/chronicle?region=EU`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
+        const page = await fetch(`${url}/`);
+        expect(page.status).toBe(200);
+        for (const [k, v] of Object.entries(STATIC_HEADERS)) expect(page.headers.get(k), k).toBe(v);
+        expect(await page.text()).toContain(profile === 'A' ? '拡張版' : '基本版');
+      } finally {
+        await stop(child);
+      }
+    }, 90_000);
+  }
+});
+
+describe('the function under Netlify’s emulation', () => {
+  it('sets its own CORS and cache headers, with netlify.toml header rules removed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'chronicle-netlify-'));
+    try {
+      for (const name of ['functions', '.build', 'public', 'package.json'])
+        await cp(join(ROOT, name), join(dir, name), { recursive: true });
+      await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      const toml = await readFile(join(ROOT, 'netlify.toml'), 'utf8');
+      const withoutHeaders = toml.slice(0, toml.indexOf('[[headers]]'));
+      expect(withoutHeaders).not.toContain('Access-Control-Allow-Origin');
+      await writeFile(join(dir, 'netlify.toml'), withoutHeaders);
+
+      const dev = new NetlifyDev({
+        projectRoot: dir,
+        serverAddress: 'http://127.0.0.1:9',
+        edgeFunctions: { enabled: false },
+        images: { enabled: false },
+        blobs: { enabled: false },
+        database: { enabled: false },
+      } as ConstructorParameters<typeof NetlifyDev>[0]);
+      await dev.start();
+      try {
+        const served = JSON.parse(await readFile(join(ROOT, '.build', 'A.json'), 'utf8')) as BuiltDataset;
+        expect((await readFile(join(dir, '.build/served.js'), 'utf8')).includes(served.version)).toBe(true);
+        for (const [path, init] of REQUESTS.slice(0, 5)) {
+          const res = await dev.handle(new Request(`http://localhost${path}`, init));
+          const want = await expected('A', path, init);
+          expect(res, path).toBeDefined();
+          expect({ status: res!.status, headers: headersOf(res!), body: await res!.text() }, path).toEqual(want);
+          expect(res!.headers.get('Access-Control-Allow-Origin')).toBe('*');
+        }
+        const ok = await dev.handle(new Request('http://localhost/api/chronicle?topic=cbdc'));
+        expect(ok!.headers.get('Cache-Control')).toBe('public, max-age=3600');
+        expect(ok!.headers.get('Netlify-CDN-Cache-Control')).toContain('max-age=3600');
+        // The static page, by contrast, lost its CORS header with the rules: the emulation applies
+        // netlify.toml to static files only, as production does.
+        const page = await dev.handle(new Request('http://localhost/'));
+        expect(page!.status).toBe(200);
+        expect(page!.headers.get('Access-Control-Allow-Origin')).toBeNull();
+      } finally {
+        await dev.stop();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
