@@ -108,7 +108,7 @@ async function checkSchemaFiles(contentDir: string, schemas: Record<string, Reco
         col: 1,
         path: '',
         message: have === undefined ? 'エディタ用スキーマがありません' : 'エディタ用スキーマが vocabulary.yaml と食い違っています',
-        hint: 'npm run schemas を実行して、生成されたファイルもコミットしてください',
+        hint: 'npm run generate を実行して、生成されたファイルもコミットしてください',
       });
     }
   }

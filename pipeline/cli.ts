@@ -1,15 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveAsOf } from './as-of.js';
 import { build, runPipeline, schemaFileText } from './build.js';
 import { formatReport } from './diagnostics.js';
 import { parseYaml } from './loaders/yaml.js';
-import { SCHEMA_DIR } from './load.js';
+import { SCHEMA_DIR, yamlProblems } from './load.js';
+import { renderCodesDoc } from './codes-doc.js';
 import { isProfile } from './profiles.js';
 import { allJsonSchemas } from './schemas.js';
 import { loadVocabulary } from './vocabulary.js';
-import { readFile } from 'node:fs/promises';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const contentDir = join(root, 'content');
@@ -22,10 +22,10 @@ async function main(command: string | undefined): Promise<number> {
     case 'build':
     case 'check':
       return buildOrCheck(command);
-    case 'schemas':
-      return writeSchemas();
+    case 'generate':
+      return generate();
     default:
-      process.stderr.write('使い方: tsx pipeline/cli.ts build | check | schemas\n');
+      process.stderr.write('使い方: tsx pipeline/cli.ts build | check | generate\n');
       return 2;
   }
 }
@@ -59,13 +59,12 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
   return 0;
 }
 
-async function writeSchemas(): Promise<number> {
+/** Writes what is derived from the vocabulary and committed: editor schemas and docs/codes.md. */
+async function generate(): Promise<number> {
   const file = parseYaml('content/vocabulary.yaml', await readFile(join(contentDir, 'vocabulary.yaml'), 'utf8'));
-  const { vocabulary, diagnostics } = file.data === undefined ? { diagnostics: [] } : loadVocabulary(file);
+  const { vocabulary, diagnostics } = file.data === undefined ? { diagnostics: yamlProblems(file) } : loadVocabulary(file);
   if (!vocabulary) {
-    process.stderr.write(
-      `${formatReport(diagnostics.length ? diagnostics : file.doc.errors.map((e) => ({ file: file.path, line: e.linePos?.[0].line ?? 1, col: e.linePos?.[0].col ?? 1, path: '', message: e.message })))}\n`,
-    );
+    process.stderr.write(`${formatReport(diagnostics)}\n`);
     return 1;
   }
   const schemas = allJsonSchemas(vocabulary);
@@ -73,7 +72,9 @@ async function writeSchemas(): Promise<number> {
   for (const stem of ['event', 'relation', 'player', 'initiative']) {
     await writeFile(join(contentDir, SCHEMA_DIR, `${stem}.schema.json`), schemaFileText(schemas[stem]!));
   }
-  process.stderr.write(`content/${SCHEMA_DIR}/ を更新しました\n`);
+  await mkdir(join(root, 'docs'), { recursive: true });
+  await writeFile(join(root, 'docs', 'codes.md'), renderCodesDoc(vocabulary));
+  process.stderr.write(`content/${SCHEMA_DIR}/ と docs/codes.md を更新しました\n`);
   return 0;
 }
 

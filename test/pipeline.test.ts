@@ -182,3 +182,13 @@ describe('npm run check', () => {
     expect(r.stderr).toContain('CHRONICLE_PROFILE=C');
   });
 });
+
+describe('docs/codes.md', () => {
+  it('is what the vocabulary generates (run npm run generate after changing it)', async () => {
+    const { renderCodesDoc } = await import('../pipeline/codes-doc.js');
+    const { loadVocabulary } = await import('../pipeline/vocabulary.js');
+    const { parseYaml } = await import('../pipeline/loaders/yaml.js');
+    const v = loadVocabulary(parseYaml('vocabulary.yaml', await readFile(join(CONTENT, 'vocabulary.yaml'), 'utf8'))).vocabulary!;
+    expect(await readFile(join(ROOT, 'docs', 'codes.md'), 'utf8')).toBe(renderCodesDoc(v));
+  });
+});
