@@ -82,13 +82,16 @@ export function project(v: Vocabulary, r: Records, site: Site, p: Profile, asOf:
     players,
   };
   if (KINDS[p].includes('initiatives')) {
+    // Events are already in date order, so each initiative's list is too.
+    const byInitiative = new Map<string, string[]>();
+    for (const e of events) if (e.initiativeId) byInitiative.set(e.initiativeId, [...(byInitiative.get(e.initiativeId) ?? []), e.id]);
     dataset.initiatives = r.initiatives
       .map(({ record: x }): Initiative => ({
         id: x.id,
         nameJa: x.nameJa,
         aliases: x.aliases ?? [],
         description: x.description ?? '',
-        eventIds: events.filter((e) => e.initiativeId === x.id).map((e) => e.id),
+        eventIds: byInitiative.get(x.id) ?? [],
       }))
       .sort((a, b) => cmp(a.id, b.id));
   }

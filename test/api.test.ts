@@ -456,3 +456,22 @@ describe('methods, paths and headers', () => {
     }
   });
 });
+
+describe('answer cache', () => {
+  it('answers repeated queries with the same bytes as an uncached handler', async () => {
+    const { fixtureBuild } = await import('./helpers.js');
+    const { createHandler } = await import('../functions/chronicle/handler.js');
+    const d = await fixtureBuild();
+    const uncached = createHandler(d.A, { cacheBytes: 0 });
+    const tiny = createHandler(d.A, { cacheBytes: 20_000 });
+    const queries = ['', 'topic=deposit', 'topic=cbdc', 'topic=deposit', 'region=JP&key=true', '', 'include=players', 'topic=cbdc'];
+    for (const q of [...queries, ...queries]) {
+      const want = await call(uncached, `/api/chronicle?${q}`);
+      for (const h of [api.A, tiny]) {
+        const got = await call(h, `/api/chronicle?${q}`);
+        expect(got.text, q).toBe(want.text);
+        expect(got.headers.get('ETag'), q).toBe(want.headers.get('ETag'));
+      }
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { BuiltDataset } from './dataset.js';
 import { ALLOWED_METHODS, CACHE_HEADERS, COMMON_HEADERS, ERROR_CACHE_HEADERS, JSON_TYPE, PREFLIGHT_HEADERS } from './headers.js';
 import { prepare, type Prepared } from './prepare.js';
@@ -9,13 +10,33 @@ export const API_PATH = '/api/chronicle';
 
 export type Handler = (req: Request) => Response;
 
-/** GET /api/chronicle over one built dataset. The dataset is prepared once, here, not per request. */
-export function createHandler(dataset: BuiltDataset): Handler {
-  const p = prepare(dataset);
-  return (req) => handle(p, req);
+export interface HandlerOptions {
+  /** Bytes of answers kept for repeated queries; 0 turns the cache off. */
+  cacheBytes?: number;
 }
 
-function handle(p: Prepared, req: Request): Response {
+/** A successful answer, encoded once. */
+interface Answer {
+  etag: string;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * GET /api/chronicle over one built dataset. The dataset is prepared once, here, not per request.
+ * The dataset never changes within an instance, so an answer depends on the query string alone:
+ * answers are kept, encoded, in a byte-bounded LRU keyed by the raw query string, and a repeated
+ * query costs a lookup.
+ */
+export function createHandler(dataset: BuiltDataset, options: HandlerOptions = {}): Handler {
+  const p = prepare(dataset);
+  const maxSize = options.cacheBytes ?? 64 * 1024 * 1024;
+  const cache = maxSize > 0 ? new LRUCache<string, Answer>({ maxSize, sizeCalculation: (a) => a.body.byteLength + 64 }) : undefined;
+  return (req) => handle(p, req, cache);
+}
+
+function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | undefined): Response {
   const url = new URL(req.url);
   if (url.pathname !== API_PATH) {
     return error(404, `${clipPath(url.pathname)} というパスはありません。データは GET ${API_PATH} で取得できます。`);
@@ -29,14 +50,16 @@ function handle(p: Prepared, req: Request): Response {
     });
   }
   const search = url.search.slice(1);
-  const parsed = parseQuery(search, p.rules);
-  if (!parsed.ok) return error(400, parsed.message);
-
-  const etag = `"${p.dataset.version}-${digest(parsed.query.normalized)}"`;
-  const headers = { ...COMMON_HEADERS, ...CACHE_HEADERS, ETag: etag };
-  if (matches(req.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers });
-  const body = req.method === 'HEAD' ? null : render(p, parsed.query);
-  return new Response(body, { status: 200, headers: { ...headers, ...JSON_TYPE } });
+  let answer = cache?.get(search);
+  if (!answer) {
+    const parsed = parseQuery(search, p.rules);
+    if (!parsed.ok) return error(400, parsed.message);
+    answer = { etag: `"${p.dataset.version}-${digest(parsed.query.normalized)}"`, body: encoder.encode(render(p, parsed.query)) };
+    cache?.set(search, answer);
+  }
+  const headers = { ...COMMON_HEADERS, ...CACHE_HEADERS, ETag: answer.etag };
+  if (matches(req.headers.get('If-None-Match'), answer.etag)) return new Response(null, { status: 304, headers });
+  return new Response(req.method === 'HEAD' ? null : answer.body, { status: 200, headers: { ...headers, ...JSON_TYPE } });
 }
 
 /** The response body: meta (with counts of the returned kinds), labels, then the kinds in order. */
