@@ -95,5 +95,5 @@ describe.each(['A', 'B'] as const)('Profile %s against the contract read literal
       }),
       { numRuns: RUNS },
     );
-  });
+  }, 600_000);
 });
