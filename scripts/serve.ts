@@ -1,8 +1,12 @@
-// `npm start`: the API locally, offline, as Netlify serves it: the very same function module, with
-// the dataset `npm run build` baked in, and public/ with netlify.toml's static header rules.
+// `npm start`: the API locally, offline, as Netlify serves it: the function's handler over the
+// dataset `npm run build` baked in, on the function's paths, and public/ with netlify.toml's static
+// header rules. The handler answers with srvx's FastResponse, a drop-in Response that Node writes
+// out directly: the same status, headers and bytes, without the Fetch API's stream round-trip.
 import { fileURLToPath } from 'node:url';
+import { FastResponse } from 'srvx';
 import served from '#served';
-import chronicle, { config } from '../functions/chronicle/chronicle.js';
+import { config } from '../functions/chronicle/chronicle.js';
+import { createHandler } from '../functions/chronicle/handler.js';
 import { startServer } from './server.js';
 
 const port = Number(process.env.PORT ?? 8888);
@@ -12,13 +16,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const server = await startServer({
-  fetch: chronicle,
+  fetch: createHandler(served, { Response: FastResponse }),
   functionPaths: config.path,
   root: fileURLToPath(new URL('..', import.meta.url)),
   port,
   hostname: process.env.HOST ?? '127.0.0.1',
 });
-process.stdout.write(`Onchain Finance Trends API（プロファイル ${served.profile}、asOf ${served.meta.asOf}）\n  ${server.url}api/chronicle\n  止めるには Ctrl+C\n`);
+process.stdout.write(
+  `Onchain Finance Trends API（プロファイル ${served.profile}、asOf ${served.meta.asOf}）\n  ${server.url}api/chronicle\n  止めるには Ctrl+C\n`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

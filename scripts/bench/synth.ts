@@ -14,9 +14,16 @@ export async function scaleContent(source: string, target: string, factor: numbe
   await mkdir(target, { recursive: true });
   for (const name of ['vocabulary.yaml', 'site.yaml', 'schemas']) await cp(join(source, name), join(target, name), { recursive: true });
   const read = async (kind: string) =>
-    Promise.all((await readdir(join(source, kind))).sort().map(async (f) => parseYaml(f, await readFile(join(source, kind, f), 'utf8')).data as Record<string, unknown>));
+    Promise.all(
+      (await readdir(join(source, kind)))
+        .sort()
+        .map(async (f) => parseYaml(f, await readFile(join(source, kind, f), 'utf8')).data as Record<string, unknown>),
+    );
   const kinds = ['events', 'relations', 'players', 'initiatives'] as const;
-  const records = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, await read(k)] as const))) as Record<(typeof kinds)[number], Record<string, unknown>[]>;
+  const records = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, await read(k)] as const))) as Record<
+    (typeof kinds)[number],
+    Record<string, unknown>[]
+  >;
   let files = 0;
   for (const k of kinds) await mkdir(join(target, k), { recursive: true });
   for (let copy = 0; copy < factor; copy++) {
@@ -37,8 +44,10 @@ export async function scaleContent(source: string, target: string, factor: numbe
         },
       ]);
     }
-    for (const r of records.relations) out.push(['relations', { ...r, a: player(r.a as string), b: player(r.b as string), source: url(r.source as string) }]);
-    for (const p of records.players) out.push(['players', { ...p, id: player(p.id as string), members: ((p.members as string[]) ?? []).map(player) }]);
+    for (const r of records.relations)
+      out.push(['relations', { ...r, a: player(r.a as string), b: player(r.b as string), source: url(r.source as string) }]);
+    for (const p of records.players)
+      out.push(['players', { ...p, id: player(p.id as string), members: ((p.members as string[]) ?? []).map(player) }]);
     for (const i of records.initiatives) out.push(['initiatives', { ...i, id: initiative(i.id as string) }]);
     for (const [kind, rec] of out) {
       await writeFile(join(target, kind, expectedFileName(kind, rec as never)), stringify(rec));

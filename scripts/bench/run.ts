@@ -1,0 +1,264 @@
+// `npm run bench`: how fast the pipeline and the API are, against baselines run side by side in
+// this process tree. Prints Markdown tables (copied into docs/performance.md).
+//   --only pipeline,handler,cold,http   sections to run (default: all)
+//   --sizes 1,10,100                    data scales for pipeline, handler and cold start
+//   --http-sizes 1                      data scales for the HTTP comparison
+//   --duration 5                        seconds of load per server and query
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { build as esbuild } from 'esbuild';
+import fg from 'fast-glob';
+import { parse } from 'yaml';
+import type { BuiltDataset } from '../../functions/chronicle/dataset.js';
+import { createHandler } from '../../functions/chronicle/handler.js';
+import { runPipeline } from '../../pipeline/build.js';
+import { servedModule } from '../../pipeline/output.js';
+import { queryMix } from './queries.js';
+import { median, ms, percentile, ratio, table } from './stats.js';
+import { scaleContent } from './synth.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'pipeline,handler,cold,http' },
+    sizes: { type: 'string', default: '1,10,100' },
+    'http-sizes': { type: 'string', default: '1' },
+    duration: { type: 'string', default: '5' },
+  },
+});
+const only = new Set(args.only!.split(','));
+const sizes = args.sizes!.split(',').map(Number);
+const httpSizes = args['http-sizes']!.split(',').map(Number);
+const duration = Number(args.duration);
+const say = (s: string) => process.stderr.write(`${s}\n`);
+const print = (s: string) => process.stdout.write(`${s}\n`);
+
+const work = await mkdtemp(join(tmpdir(), 'chronicle-bench-'));
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((c) => c.kill()));
+
+print(`# Benchmark run ${new Date().toISOString()}`);
+print(`Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Data at each scale, and the pipeline against the bare cost of reading and parsing the YAML.
+const datasets = new Map<number, BuiltDataset>();
+const pipelineRows: string[][] = [];
+for (const n of [...new Set([...sizes, ...httpSizes])].sort((a, b) => a - b)) {
+  const dir = join(work, `content-x${n}`);
+  say(`scaling content ×${n}…`);
+  const files = await scaleContent(join(ROOT, 'content'), dir, n);
+  const runs = n >= 100 ? 2 : 3;
+  const pipe: number[] = [];
+  const bare: number[] = [];
+  let result: Awaited<ReturnType<typeof runPipeline>> | undefined;
+  for (let i = 0; i < runs; i++) {
+    say(`  pipeline ×${n}, run ${i + 1}/${runs}`);
+    let t = performance.now();
+    const names = await fg('**/*.yaml', { cwd: dir, ignore: ['schemas/**'] });
+    for (const name of names) parse(await readFile(join(dir, name), 'utf8'));
+    bare.push(performance.now() - t);
+    t = performance.now();
+    result = await runPipeline({ contentDir: dir, asOf: '2026-01-01' });
+    pipe.push(performance.now() - t);
+  }
+  if (result!.diagnostics.length)
+    throw new Error(`scaled content ×${n} does not validate: ${JSON.stringify(result!.diagnostics.slice(0, 3))}`);
+  datasets.set(n, result!.datasets!.A);
+  await writeFile(join(work, `A-x${n}.json`), JSON.stringify(result!.datasets!.A));
+  pipelineRows.push([
+    `×${n}`,
+    String(files),
+    String(result!.datasets!.A.events.length),
+    ms(median(bare)),
+    ms(median(pipe)),
+    ratio(median(pipe), median(bare)),
+  ]);
+}
+if (only.has('pipeline')) {
+  print('## Pipeline (validate, cross-check, project both profiles) vs bare read + YAML.parse\n');
+  print(table(['scale', 'files', 'events (A)', 'bare parse ms', 'pipeline ms', 'pipeline / bare'], pipelineRows));
+  print('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handler latency in-process, per query kind, without and with the answer cache.
+if (only.has('handler')) {
+  print('## Handler latency in-process (ms, body read included)\n');
+  const rows: string[][] = [];
+  for (const n of sizes) {
+    const d = datasets.get(n)!;
+    const iterations = n >= 100 ? 60 : n >= 10 ? 300 : 2000;
+    say(`handler ×${n}…`);
+    for (const q of queryMix(d)) {
+      const cells: string[] = [];
+      for (const cacheBytes of [0, undefined]) {
+        const h = createHandler(d, cacheBytes === 0 ? { cacheBytes: 0 } : {});
+        const times: number[] = [];
+        for (let i = 0; i < iterations + 10; i++) {
+          const t = performance.now();
+          await h(new Request(`http://localhost${q.path}`)).arrayBuffer();
+          if (i >= 10) times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        cells.push(ms(percentile(times, 0.5)), ms(percentile(times, 0.99)));
+      }
+      rows.push([`×${n}`, q.name, ...cells]);
+    }
+  }
+  print(table(['scale', 'query', 'uncached p50', 'uncached p99', 'cached p50', 'cached p99'], rows));
+  print('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cold start: a fresh process imports the bundled function (as Netlify bundles it) and answers.
+if (only.has('cold')) {
+  print('## Cold start: import the bundled function and answer the first request (fresh process)\n');
+  const rows: string[][] = [];
+  const runner = join(work, 'cold.mjs');
+  await writeFile(
+    runner,
+    `const t0 = performance.now();
+const { default: fn } = await import(process.argv[2]);
+const res = await fn(new Request('http://localhost/api/chronicle?topic=' + process.argv[3]));
+await res.arrayBuffer();
+const cold = performance.now() - t0;
+for (const q of JSON.parse(process.argv[4])) await (await fn(new Request('http://localhost' + q))).arrayBuffer();
+console.log(JSON.stringify({ cold, boot: t0, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+`,
+  );
+  for (const n of sizes) {
+    const d = datasets.get(n)!;
+    const dir = join(work, `fn-x${n}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'served.js'), servedModule(JSON.stringify(d)));
+    const bundle = join(dir, 'chronicle.mjs');
+    await esbuild({
+      entryPoints: [join(ROOT, 'functions/chronicle/chronicle.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: bundle,
+      alias: { '#served': join(dir, 'served.js') },
+      logLevel: 'error',
+    });
+    const samples: { cold: number; boot: number; maxRssMb: number }[] = [];
+    for (let i = 0; i < 7; i++) {
+      const r = spawnSync(process.execPath, [runner, bundle, d.filters.topic[0]!, JSON.stringify(queryMix(d).map((q) => q.path))], {
+        encoding: 'utf8',
+      });
+      if (r.status !== 0) throw new Error(r.stderr);
+      samples.push(JSON.parse(r.stdout));
+    }
+    rows.push([
+      `×${n}`,
+      `${((await readFile(bundle)).byteLength / 1024).toFixed(0)} KiB`,
+      ms(median(samples.map((s) => s.cold))),
+      ms(median(samples.map((s) => s.boot))),
+      `${Math.max(...samples.map((s) => s.maxRssMb)).toFixed(0)} MiB`,
+    ]);
+  }
+  print(table(['scale', 'bundle', 'import + first answer ms (median of 7)', 'node boot ms', 'peak RSS after the whole mix'], rows));
+  print('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP throughput: our server against the limit, json-server and a naive handler.
+async function freePort(): Promise<number> {
+  const s = createServer();
+  s.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const port = (s.address() as { port: number }).port;
+  s.close();
+  return port;
+}
+
+async function start(cmd: string, argv: string[], url?: string): Promise<string> {
+  const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  if (url) {
+    for (let i = 0; i < 100; i++) {
+      if (
+        await fetch(url).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return url;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${cmd} ${argv.join(' ')} did not start`);
+  }
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  return line.toString().trim().replace(/\/$/, '');
+}
+
+if (only.has('http')) {
+  for (const n of httpSizes) {
+    const d = datasets.get(n)!;
+    const mix = queryMix(d);
+    const dataset = join(work, `A-x${n}.json`);
+    const paths = join(work, `paths-x${n}.json`);
+    await writeFile(paths, JSON.stringify(mix.map((q) => q.path)));
+    const db = join(work, `db-x${n}.json`);
+    await writeFile(db, JSON.stringify({ events: d.events, relations: d.relations, players: d.players, initiatives: d.initiatives }));
+    say(`starting servers for ×${n}…`);
+    const tsx = ['--import', 'tsx', 'scripts/bench/server.ts'];
+    const servers = {
+      ours: await start(process.execPath, [...tsx, 'chronicle', dataset, paths]),
+      limit: await start(process.execPath, [...tsx, 'static', dataset, paths]),
+      naive: await start(process.execPath, [...tsx, 'naive', dataset, paths]),
+      jsonServer: await (async () => {
+        const port = await freePort();
+        return start(
+          process.execPath,
+          [join(ROOT, 'node_modules/json-server/lib/cli/bin.js'), '--port', String(port), '--host', '127.0.0.1', '--quiet', db],
+          `http://127.0.0.1:${port}/db`,
+        ).then(() => `http://127.0.0.1:${port}`);
+      })(),
+    };
+    const load = async (url: string) => {
+      const r = await autocannon({ url, connections: 32, duration, pipelining: 1 });
+      if (r.errors || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+      return r;
+    };
+    print(`## HTTP on 127.0.0.1, ×${n} data: requests/s (p50 / p99 latency ms), 32 connections, ${duration} s each\n`);
+    const rows: string[][] = [];
+    for (const q of mix) {
+      say(`  ${q.name}`);
+      const ours = await load(servers.ours + q.path);
+      const limit = await load(servers.limit + q.path);
+      const js = await load(servers.jsonServer + q.jsonServer);
+      const naive = await load(servers.naive + q.path);
+      const cell = (r: autocannon.Result) => `${Math.round(r.requests.average)} (${r.latency.p50} / ${r.latency.p99})`;
+      rows.push([
+        q.name,
+        cell(ours),
+        cell(limit),
+        cell(js),
+        cell(naive),
+        ratio(ours.requests.average, limit.requests.average),
+        ratio(ours.requests.average, js.requests.average),
+        ratio(ours.requests.average, naive.requests.average),
+      ]);
+    }
+    print(
+      table(
+        ['query', 'ours', '(1) same bytes, no filtering', '(2) json-server', '(3) naive', 'ours / (1)', 'ours / (2)', 'ours / (3)'],
+        rows,
+      ),
+    );
+    print('');
+    for (const c of children.splice(0)) c.kill();
+  }
+}
+
+await rm(work, { recursive: true, force: true });
