@@ -12,13 +12,13 @@ export function headerRules(path: string): HeaderRule[] {
   return toml.headers ?? [];
 }
 
-/** Netlify path patterns: `*` matches the rest of the path (a splat), everything else literally. */
+/** A Netlify path pattern as a test: `*` matches the rest of the path (a splat), the rest literally. */
+export function pathPattern(pattern: string): (pathname: string) => boolean {
+  const literal = (part: string) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`^${pattern.split('*').map(literal).join('.*')}$`);
+  return (pathname) => re.test(pathname);
+}
+
 export function pathMatches(pattern: string, pathname: string): boolean {
-  const re = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return re.test(pathname);
+  return pathPattern(pattern)(pathname);
 }

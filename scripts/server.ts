@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { serve, type Server } from 'srvx';
 import { staticMiddleware } from 'srvx/static';
-import { headerRules, pathMatches } from './netlify-toml.js';
+import { headerRules, pathPattern } from './netlify-toml.js';
 
 export interface ServerOptions {
   /** The function: answers every request on `functionPaths`, and any path with no static file. */
@@ -19,8 +19,9 @@ export interface ServerOptions {
  * files only.
  */
 export async function startServer(o: ServerOptions): Promise<Server> {
-  const rules = headerRules(join(o.root, 'netlify.toml'));
-  const isFunctionPath = (pathname: string) => o.functionPaths.some((p) => pathMatches(p, pathname));
+  const rules = headerRules(join(o.root, 'netlify.toml')).map((r) => ({ ...r, matches: pathPattern(r.for) }));
+  const functionPaths = o.functionPaths.map(pathPattern);
+  const isFunctionPath = (pathname: string) => functionPaths.some((matches) => matches(pathname));
   const server = serve({
     port: o.port,
     hostname: o.hostname ?? '127.0.0.1',
@@ -33,7 +34,7 @@ export async function startServer(o: ServerOptions): Promise<Server> {
         const res = await next();
         if (res.status === 404) return res;
         const headers = new Headers(res.headers);
-        for (const rule of rules) if (pathMatches(rule.for, pathname)) for (const [k, v] of Object.entries(rule.values)) headers.set(k, v);
+        for (const rule of rules) if (rule.matches(pathname)) for (const [k, v] of Object.entries(rule.values)) headers.set(k, v);
         return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
       },
       staticMiddleware({ dir: join(o.root, 'public') }),

@@ -22,10 +22,12 @@ export interface HandlerOptions {
   Response?: ResponseClass;
 }
 
-/** A successful answer, encoded once. */
+/** A successful answer, encoded once, with its headers ready for 200 and for 304. */
 interface Answer {
   etag: string;
   body: Uint8Array<ArrayBuffer>;
+  ok: Record<string, string>;
+  notModified: Record<string, string>;
 }
 
 const encoder = new TextEncoder();
@@ -64,12 +66,13 @@ function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | und
   if (!answer) {
     const parsed = parseQuery(search, p.rules);
     if (!parsed.ok) return error(400, parsed.message);
-    answer = { etag: `"${p.dataset.version}-${digest(parsed.query.normalized)}"`, body: encoder.encode(render(p, parsed.query)) };
+    const etag = `"${p.dataset.version}-${digest(parsed.query.normalized)}"`;
+    const notModified = { ...COMMON_HEADERS, ...CACHE_HEADERS, ETag: etag };
+    answer = { etag, body: encoder.encode(render(p, parsed.query)), notModified, ok: { ...notModified, ...JSON_TYPE } };
     cache?.set(search, answer);
   }
-  const headers = { ...COMMON_HEADERS, ...CACHE_HEADERS, ETag: answer.etag };
-  if (matches(req.headers.get('If-None-Match'), answer.etag)) return new R(null, { status: 304, headers });
-  return new R(req.method === 'HEAD' ? null : answer.body, { status: 200, headers: { ...headers, ...JSON_TYPE } });
+  if (matches(req.headers.get('If-None-Match'), answer.etag)) return new R(null, { status: 304, headers: answer.notModified });
+  return new R(req.method === 'HEAD' ? null : answer.body, { status: 200, headers: answer.ok });
 }
 
 /** The response body: meta (with counts of the returned kinds), labels, then the kinds in order. */

@@ -3,7 +3,7 @@
 //   --only pipeline,handler,cold,http   sections to run (default: all)
 //   --sizes 1,10,100                    data scales for pipeline, handler and cold start
 //   --http-sizes 1                      data scales for the HTTP comparison
-//   --duration 5                        seconds of load per server and query
+//   --duration 2 --rounds 5             seconds of load per server, query and round; rounds (medians)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -30,13 +30,15 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: 'pipeline,handler,cold,http' },
     sizes: { type: 'string', default: '1,10,100' },
     'http-sizes': { type: 'string', default: '1' },
-    duration: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '5' },
   },
 });
 const only = new Set(args.only!.split(','));
 const sizes = args.sizes!.split(',').map(Number);
 const httpSizes = args['http-sizes']!.split(',').map(Number);
 const duration = Number(args.duration);
+const rounds = Number(args.rounds);
 const say = (s: string) => process.stderr.write(`${s}\n`);
 const print = (s: string) => process.stdout.write(`${s}\n`);
 
@@ -201,6 +203,35 @@ async function start(cmd: string, argv: string[], url?: string): Promise<string>
   return line.toString().trim().replace(/\/$/, '');
 }
 
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+// wrk (C) where installed: autocannon parses responses in JavaScript and, on a 2-core machine,
+// saturates before a fast server does on large bodies, which would hide the differences measured.
+const wrk = spawnSync('wrk', ['--version']).error === undefined;
+if (only.has('http') && !wrk) say('wrk not found (apt-get install wrk): falling back to autocannon, which tops out early on large bodies');
+
+function loadWrk(url: string): Load {
+  const r = spawnSync('wrk', ['-t1', '-c32', `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
+  const out = r.stdout;
+  const bad = /Non-2xx or 3xx responses: (\d+)/.exec(out) ?? /Socket errors: .*/.exec(out);
+  if (r.status !== 0 || bad) throw new Error(`${url}: ${bad?.[0] ?? r.stderr}`);
+  const latency = (q: string) => {
+    const m = new RegExp(`${q}%\\s+([\\d.]+)(us|ms|s)`).exec(out)!;
+    return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's'];
+  };
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: latency('50'), p99: latency('99') };
+}
+
+async function loadAutocannon(url: string): Promise<Load> {
+  const r = await autocannon({ url, connections: 32, duration, pipelining: 1 });
+  if (r.errors || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
 if (only.has('http')) {
   for (const n of httpSizes) {
     const d = datasets.get(n)!;
@@ -225,29 +256,37 @@ if (only.has('http')) {
         ).then(() => `http://127.0.0.1:${port}`);
       })(),
     };
-    const load = async (url: string) => {
-      const r = await autocannon({ url, connections: 32, duration, pipelining: 1 });
-      if (r.errors || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
-      return r;
-    };
-    print(`## HTTP on 127.0.0.1, ×${n} data: requests/s (p50 / p99 latency ms), 32 connections, ${duration} s each\n`);
+    const load = (url: string) => (wrk ? loadWrk(url) : loadAutocannon(url));
+    print(
+      `## HTTP on 127.0.0.1, ×${n} data: requests/s (p50 / p99 latency ms), ${wrk ? 'wrk, 1 thread' : 'autocannon'}, 32 connections, median of ${rounds} interleaved ${duration}-s runs\n`,
+    );
     const rows: string[][] = [];
+    // Interleaved rounds, medians: on a shared 2-core machine single runs vary by ±20%.
     for (const q of mix) {
       say(`  ${q.name}`);
-      const ours = await load(servers.ours + q.path);
-      const limit = await load(servers.limit + q.path);
-      const js = await load(servers.jsonServer + q.jsonServer);
-      const naive = await load(servers.naive + q.path);
-      const cell = (r: autocannon.Result) => `${Math.round(r.requests.average)} (${r.latency.p50} / ${r.latency.p99})`;
+      const runs: Record<'ours' | 'limit' | 'js' | 'naive', Load[]> = { ours: [], limit: [], js: [], naive: [] };
+      for (let round = 0; round < rounds; round++) {
+        runs.ours.push(await load(servers.ours + q.path));
+        runs.limit.push(await load(servers.limit + q.path));
+        runs.js.push(await load(servers.jsonServer + q.jsonServer));
+        runs.naive.push(await load(servers.naive + q.path));
+      }
+      const mid = (xs: Load[]): Load => ({
+        rps: median(xs.map((x) => x.rps)),
+        p50: median(xs.map((x) => x.p50)),
+        p99: median(xs.map((x) => x.p99)),
+      });
+      const [ours, limit, js, naive] = [mid(runs.ours), mid(runs.limit), mid(runs.js), mid(runs.naive)];
+      const cell = (r: Load) => `${Math.round(r.rps)} (${ms(r.p50)} / ${ms(r.p99)})`;
       rows.push([
         q.name,
         cell(ours),
         cell(limit),
         cell(js),
         cell(naive),
-        ratio(ours.requests.average, limit.requests.average),
-        ratio(ours.requests.average, js.requests.average),
-        ratio(ours.requests.average, naive.requests.average),
+        ratio(ours.rps, limit.rps),
+        ratio(ours.rps, js.rps),
+        ratio(ours.rps, naive.rps),
       ]);
     }
     print(
