@@ -21,14 +21,18 @@ export interface Outputs {
 export async function writeOutputs(o: Outputs): Promise<void> {
   const build: Record<string, string> = {};
   for (const p of PROFILES) build[`${p}.json`] = JSON.stringify(o.datasets[p]);
-  // A JSON string parsed at load is faster to start than the same data as an object literal.
-  build['served.js'] = `export default JSON.parse(${JSON.stringify(build[`${o.served}.json`])});\n`;
+  build['served.js'] = servedModule(build[`${o.served}.json`]!);
 
   const pub: Record<string, string> = { 'index.html': renderIndexPage(o.datasets[o.served]) };
   for (const [stem, schema] of Object.entries(o.schemas)) pub[`schemas/${stem}.schema.json`] = `${JSON.stringify(schema, null, 2)}\n`;
 
   await replaceDir(o.buildDir, build);
   await replaceDir(o.publicDir, pub);
+}
+
+/** The module the function imports. A JSON string parsed at load starts faster than the same data as an object literal. */
+export function servedModule(datasetJson: string): string {
+  return `export default JSON.parse(${JSON.stringify(datasetJson)});\n`;
 }
 
 async function replaceDir(dir: string, files: Record<string, string>): Promise<void> {
