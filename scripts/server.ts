@@ -1,4 +1,6 @@
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
+import { COMMON_HEADERS, ERROR_CACHE_HEADERS, JSON_TYPE } from '../functions/chronicle/headers.js';
 import { serve, type Server } from 'srvx';
 import { staticMiddleware } from 'srvx/static';
 import { headerRules, pathPattern } from './netlify-toml.js';
@@ -42,5 +44,29 @@ export async function startServer(o: ServerOptions): Promise<Server> {
     fetch: (req) => o.fetch(req),
   });
   await server.ready();
+  server.node?.server?.on('clientError', (_err: Error, socket: Socket) => answerUnreadable(socket));
   return server;
+}
+
+/**
+ * A request Node's parser refuses (raw bytes that are not URL characters, a broken request line)
+ * never reaches the function; answer it in the API's own error shape rather than Node's bare 400.
+ */
+function answerUnreadable(socket: Socket): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify({
+    message: 'リクエストを読めません。URL に使えない文字が含まれています。UTF-8 の文字は %XX の形にエンコードしてください。',
+  });
+  const headers = {
+    ...COMMON_HEADERS,
+    ...ERROR_CACHE_HEADERS,
+    ...JSON_TYPE,
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n${body}`,
+  );
 }
