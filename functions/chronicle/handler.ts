@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { BuiltDataset } from './dataset.js';
 import { ALLOWED_METHODS, CACHE_HEADERS, COMMON_HEADERS, ERROR_CACHE_HEADERS, JSON_TYPE, PREFLIGHT_HEADERS } from './headers.js';
-import { prepare, type Prepared } from './prepare.js';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, prepare, type Prepared } from './prepare.js';
 import { parseQuery, type Query } from './query.js';
 import { select } from './select.js';
 
@@ -29,8 +29,6 @@ interface Answer {
   ok: Record<string, string>;
   notModified: Record<string, string>;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * GET /api/chronicle over one built dataset. The dataset is prepared once, here, not per request.
@@ -68,7 +66,7 @@ function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | und
     if (!parsed.ok) return error(400, parsed.message);
     const etag = `"${p.dataset.version}-${digest(parsed.query.normalized)}"`;
     const notModified = { ...COMMON_HEADERS, ...CACHE_HEADERS, ETag: etag };
-    answer = { etag, body: encoder.encode(render(p, parsed.query)), notModified, ok: { ...notModified, ...JSON_TYPE } };
+    answer = { etag, body: render(p, parsed.query), notModified, ok: { ...notModified, ...JSON_TYPE } };
     cache?.set(search, answer);
   }
   if (matches(req.headers.get('If-None-Match'), answer.etag)) return new R(null, { status: 304, headers: answer.notModified });
@@ -76,21 +74,22 @@ function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | und
 }
 
 /** The response body: meta (with counts of the returned kinds), labels, then the kinds in order. */
-export function render(p: Prepared, q: Query): string {
-  const chosen = select(p, q);
+export function render(p: Prepared, q: Query): Uint8Array<ArrayBuffer> {
   const counts: string[] = [];
-  const parts: string[] = [];
-  for (const [kind, keep] of chosen) {
+  const parts: Buffer[] = [];
+  for (const [kind, keep] of select(p, q)) {
     const all = p.records[kind];
     if (keep === 'all') {
       counts.push(`"${kind}":${all.length}`);
-      parts.push(`,"${kind}":${p.whole[kind]}`);
+      parts.push(p.whole[kind]);
     } else {
       counts.push(`"${kind}":${keep.length}`);
-      parts.push(`,"${kind}":[${keep.map((i) => all[i]).join(',')}]`);
+      parts.push(p.open[kind]);
+      keep.forEach((i, n) => (n ? parts.push(COMMA, all[i]!) : parts.push(all[i]!)));
+      parts.push(CLOSE_ARRAY);
     }
   }
-  return `{"meta":{${p.metaFields},"counts":{${counts.join(',')}}},${p.labels}${parts.join('')}}`;
+  return Buffer.concat([p.head, Buffer.from(counts.join(',')), p.labels, ...parts, CLOSE_OBJECT]) as Uint8Array<ArrayBuffer>;
 }
 
 function digest(s: string): string {

@@ -3,30 +3,39 @@ import type { QueryRules } from './query.js';
 
 /**
  * Everything a request needs that does not depend on the request, computed once per instance:
- * each record serialized once, whole arrays for unfiltered kinds, and the rules queries are
- * checked against. Answering is then filtering plus joining strings.
+ * each record serialized and UTF-8 encoded once, whole arrays for unfiltered kinds, the fixed parts
+ * of the envelope, and the rules queries are checked against. An answer is then a filter and a copy
+ * of bytes: nothing is serialized or encoded per request.
  */
 export interface Prepared {
   dataset: BuiltDataset;
   rules: QueryRules;
-  /** Each record's JSON, per kind, in response order. */
-  records: Record<Kind, readonly string[]>;
-  /** `[…]` of all records of a kind. */
-  whole: Record<Kind, string>;
-  /** `"asOf":…,"source":…,"attribution":…` */
-  metaFields: string;
-  /** `"labels":{…}` */
-  labels: string;
+  /** Each record's JSON bytes, per kind, in response order. */
+  records: Record<Kind, readonly Buffer[]>;
+  /** `,"<kind>":[…]` with every record of a kind. */
+  whole: Record<Kind, Buffer>;
+  /** `,"<kind>":[` */
+  open: Record<Kind, Buffer>;
+  /** `{"meta":{"asOf":…,"source":…,"attribution":…,"counts":{` */
+  head: Buffer;
+  /** `}},"labels":{…}` */
+  labels: Buffer;
   /** Per initiative, the topics of its events (for the topic filter). */
   initiativeTopics: readonly ReadonlySet<string>[];
 }
 
+export const COMMA = Buffer.from(',');
+export const CLOSE_ARRAY = Buffer.from(']');
+export const CLOSE_OBJECT = Buffer.from('}');
+
 export function prepare(d: BuiltDataset): Prepared {
-  const records = {} as Record<Kind, readonly string[]>;
-  const whole = {} as Record<Kind, string>;
+  const records = {} as Record<Kind, readonly Buffer[]>;
+  const whole = {} as Record<Kind, Buffer>;
+  const open = {} as Record<Kind, Buffer>;
   for (const k of d.kinds) {
-    records[k] = (d[k] ?? []).map((r) => JSON.stringify(r));
-    whole[k] = `[${records[k].join(',')}]`;
+    records[k] = (d[k] ?? []).map((r) => Buffer.from(JSON.stringify(r)));
+    open[k] = Buffer.from(`,"${k}":[`);
+    whole[k] = Buffer.concat([open[k], ...records[k].flatMap((r, i) => (i ? [COMMA, r] : [r])), CLOSE_ARRAY]);
   }
   const playerHints = new Map<string, string>();
   for (const p of d.players) {
@@ -40,8 +49,9 @@ export function prepare(d: BuiltDataset): Prepared {
     rules: { kinds: d.kinds, ...d.filters, players: new Set(d.players.map((p) => p.id)), playerHints },
     records,
     whole,
-    metaFields: JSON.stringify({ asOf, source, attribution }).slice(1, -1),
-    labels: `"labels":${JSON.stringify(d.labels)}`,
+    open,
+    head: Buffer.from(`{"meta":${JSON.stringify({ asOf, source, attribution }).slice(0, -1)},"counts":{`),
+    labels: Buffer.from(`}},"labels":${JSON.stringify(d.labels)}`),
     initiativeTopics: (d.initiatives ?? []).map((i) => new Set(i.eventIds.map((id) => topicOf.get(id)!))),
   };
 }
