@@ -45,6 +45,7 @@ export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diag
   };
 
   const initiativeUse = new Map<string, number>();
+  const urlUses = new Map<string, { file: YamlFile; index: number }[]>();
   for (const { file, record: e } of r.events) {
     if (!isDate(e.date)) out.push(diagnose(file, ['date'], `${e.date} は存在しない日付です`));
     e.players.forEach((id, i) => refer(file, ['players', i], id));
@@ -63,12 +64,19 @@ export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diag
       }
     }
     checkSources(file, e.sources, out);
+    e.sources.forEach((s, i) => {
+      const uses = urlUses.get(s.url) ?? [];
+      if (!uses.some((u) => u.file === file)) uses.push({ file, index: i });
+      urlUses.set(s.url, uses);
+    });
     const inProfiles = PROFILES.filter((p) => v.inProfile('topic', e.topic, p));
     if (!inProfiles.length) out.push(diagnose(file, ['topic'], `分野 ${e.topic} のイベントはどのプロファイルにも載りません`));
     for (const p of inProfiles) {
       for (const g of ['sub', 'status', 'region'] as const) checkCode(v, file, g, e[g], p, out);
     }
   }
+
+  checkUrlReuse(urlUses, out);
 
   const pairs = new Map<string, Entry<'relations'>>();
   for (const entry of r.relations) {
@@ -114,6 +122,31 @@ export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diag
     }
   }
   return out;
+}
+
+/**
+ * A page that is the source of many events is a round-up, not a report of each occurrence; a
+ * reader checking one event should land on a page about that event. Every use past the limit is
+ * reported (files in path order, so the same ones are flagged on every run).
+ */
+export const MAX_EVENTS_PER_URL = 3;
+
+function checkUrlReuse(urlUses: Map<string, { file: YamlFile; index: number }[]>, out: Diagnostic[]) {
+  for (const [url, uses] of urlUses) {
+    if (uses.length <= MAX_EVENTS_PER_URL) continue;
+    const sorted = [...uses].sort((x, y) => (x.file.path < y.file.path ? -1 : x.file.path > y.file.path ? 1 : 0));
+    const kept = sorted.slice(0, MAX_EVENTS_PER_URL).map((u) => u.file.path);
+    for (const { file, index } of sorted.slice(MAX_EVENTS_PER_URL)) {
+      out.push(
+        diagnose(
+          file,
+          ['sources', index, 'url'],
+          `${url} は ${uses.length} 件のイベントの出典になっています（1 つの URL は ${MAX_EVENTS_PER_URL} 件まで。ほかに ${kept.join(', ')}）`,
+          'この出来事そのものを報じたページを探して差し替えてください',
+        ),
+      );
+    }
+  }
 }
 
 function checkCode(v: Vocabulary, file: YamlFile, group: Group, code: string, p: Profile, out: Diagnostic[]) {
