@@ -1,0 +1,142 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BuiltDataset } from '../functions/chronicle/dataset.js';
+import { runPipeline } from '../pipeline/build.js';
+import { outletOf } from '../pipeline/ids.js';
+import { AS_OF, CONTENT } from './helpers.js';
+
+// The floor the shipped dataset must stay above, measured on what each profile serves. A pull
+// request that removes records below a floor fails here with the figure that dropped.
+
+let A: BuiltDataset;
+let B: BuiltDataset;
+
+/** The codes a profile serves for a group: the filter values, else the keys of its labels. */
+const codes = (d: BuiltDataset, group: string): string[] =>
+  d.filters[group as keyof BuiltDataset['filters']] ?? Object.keys(d.labels[group] ?? {});
+
+beforeAll(async () => {
+  const r = await runPipeline({ contentDir: CONTENT, asOf: AS_OF });
+  if (r.diagnostics.length) throw new Error(`content does not build: ${JSON.stringify(r.diagnostics.slice(0, 5), null, 2)}`);
+  ({ A, B } = r.datasets!);
+});
+
+/** How many records fall under each value of `key`, with a zero for every expected value. */
+function countBy<T>(records: readonly T[], key: (r: T) => string, expected: readonly string[]): Record<string, number> {
+  const out = Object.fromEntries(expected.map((c) => [c, 0])) as Record<string, number>;
+  for (const r of records) out[key(r)] = (out[key(r)] ?? 0) + 1;
+  return out;
+}
+
+const below = (counts: Record<string, number>, min: number) => Object.entries(counts).filter(([, n]) => n < min);
+
+describe('dataset size (Profile A)', () => {
+  it.each([
+    ['events', 150],
+    ['players', 80],
+    ['relations', 60],
+    ['initiatives', 15],
+  ] as const)('has at least the floor of %s', (kind, min) => {
+    expect(A[kind]!.length, kind).toBeGreaterThanOrEqual(min);
+  });
+});
+
+describe.each(['A', 'B'] as const)('coverage in Profile %s', (profile) => {
+  const d = () => (profile === 'A' ? A : B);
+
+  it('has at least 5 events for every topic of the profile', () => {
+    expect(
+      below(
+        countBy(d().events, (e) => e.topic, codes(d(), 'topic')),
+        5,
+      ),
+    ).toEqual([]);
+  });
+
+  it('has at least 1 relation of every relation type of the profile', () => {
+    expect(
+      below(
+        countBy(d().relations, (r) => r.type, codes(d(), 'relation')),
+        1,
+      ),
+    ).toEqual([]);
+  });
+
+  it('has at least 2 events in every region and every status', () => {
+    expect(
+      below(
+        countBy(d().events, (e) => e.region, codes(d(), 'region')),
+        2,
+      ),
+    ).toEqual([]);
+    expect(
+      below(
+        countBy(d().events, (e) => e.status, codes(d(), 'status')),
+        2,
+      ),
+    ).toEqual([]);
+  });
+
+  it('spans at least 6 distinct years', () => {
+    expect(new Set(d().events.map((e) => e.date.slice(0, 4))).size).toBeGreaterThanOrEqual(6);
+  });
+
+  it('marks 5–40% of events as key milestones', () => {
+    const share = d().events.filter((e) => e.key).length / d().events.length;
+    expect(share).toBeGreaterThanOrEqual(0.05);
+    expect(share).toBeLessThanOrEqual(0.4);
+  });
+});
+
+describe('coverage of codes (Profile A)', () => {
+  it('has at least 2 players in every category', () => {
+    expect(
+      below(
+        countBy(A.players, (p) => p.category, codes(A, 'category')),
+        2,
+      ),
+    ).toEqual([]);
+  });
+
+  it('uses at least 14 of the sectors', () => {
+    const used = new Set(A.players.map((p) => p.sector).filter((s) => s !== null));
+    expect(used.size).toBeGreaterThanOrEqual(14);
+    expect(codes(A, 'sector').length).toBe(18);
+  });
+});
+
+describe('sources (Profile A)', () => {
+  it('gives at least 30% of events two or more outlets', () => {
+    const multi = A.events.filter((e) => new Set(e.sources!.map((s) => outletOf(s.url))).size >= 2).length;
+    expect(multi / A.events.length).toBeGreaterThanOrEqual(0.3);
+  });
+
+  it('cites at least 40 distinct sites', () => {
+    const sites = new Set([
+      ...A.events.flatMap((e) => e.sources!.map((s) => outletOf(s.url))),
+      ...A.relations.map((r) => outletOf(r.source)),
+    ]);
+    expect(sites.size).toBeGreaterThanOrEqual(40);
+  });
+
+  it('uses no single URL as the source of more than 3 events', () => {
+    const uses = new Map<string, number>();
+    for (const e of A.events) for (const url of new Set(e.sources!.map((s) => s.url))) uses.set(url, (uses.get(url) ?? 0) + 1);
+    expect([...uses].filter(([, n]) => n > 3)).toEqual([]);
+  });
+});
+
+describe('players and initiatives (Profile A)', () => {
+  it('references every player from some event or relation', () => {
+    const used = new Set([...A.events.flatMap((e) => e.players), ...A.relations.flatMap((r) => [r.a, r.b])]);
+    expect(A.players.map((p) => p.id).filter((id) => !used.has(id))).toEqual([]);
+  });
+
+  it('describes every player and every initiative', () => {
+    expect(A.players.filter((p) => !p.description!.trim()).map((p) => p.id)).toEqual([]);
+    expect(A.initiatives!.filter((i) => !i.description.trim()).map((i) => i.id)).toEqual([]);
+  });
+
+  it('groups at least 2 events in every initiative', () => {
+    expect(A.initiatives!.filter((i) => i.eventIds.length < 2).map((i) => i.id)).toEqual([]);
+  });
+});
