@@ -9,6 +9,7 @@ import type { ContentKind } from './schemas.js';
 export const RECORD_DIRS: readonly ContentKind[] = ['events', 'relations', 'players', 'initiatives'];
 /** Generated editor schemas live beside the content but are not content. */
 export const SCHEMA_DIR = 'schemas';
+const READS_IN_FLIGHT = 64;
 
 export interface ContentFiles {
   vocabulary?: YamlFile;
@@ -29,33 +30,38 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
   const out: ContentFiles = { records: { events: [], relations: [], players: [], initiatives: [] }, diagnostics: [] };
   const shown = (name: string) => relative(shownRoot, join(contentDir, name)).split('\\').join('/');
 
-  await Promise.all(
-    names.map(async (name) => {
-      const parts = name.split('/');
-      const kind = parts.length === 2 && parts[1]!.endsWith('.yaml') ? RECORD_DIRS.find((k) => k === parts[0]) : undefined;
-      const isTop = name === 'vocabulary.yaml' || name === 'site.yaml';
-      if (!kind && !isTop) {
-        if (basename(name) === 'README.md' || basename(name) === '.gitkeep') return;
-        out.diagnostics.push({
-          file: shown(name),
-          line: 1,
-          col: 1,
-          path: '',
-          message: 'このファイルは読み込まれません',
-          hint: `記録は ${RECORD_DIRS.map((k) => `content/${k}/`).join('、')} のどれかに、拡張子 .yaml のファイルで置きます`,
-        });
-        return;
-      }
-      const file = parseYaml(shown(name), await readFile(join(contentDir, name), 'utf8'));
-      out.diagnostics.push(...yamlProblems(file));
-      if (!file.doc.errors.length && (file.data === null || file.data === undefined)) {
-        out.diagnostics.push({ file: file.path, line: 1, col: 1, path: '', message: 'ファイルが空です' });
-      }
-      if (name === 'vocabulary.yaml') out.vocabulary = file;
-      else if (name === 'site.yaml') out.site = file;
-      else out.records[kind!].push(file);
-    }),
-  );
+  const load = async (name: string) => {
+    const parts = name.split('/');
+    const kind = parts.length === 2 && parts[1]!.endsWith('.yaml') ? RECORD_DIRS.find((k) => k === parts[0]) : undefined;
+    const isTop = name === 'vocabulary.yaml' || name === 'site.yaml';
+    if (!kind && !isTop) {
+      if (basename(name) === 'README.md' || basename(name) === '.gitkeep') return;
+      out.diagnostics.push({
+        file: shown(name),
+        line: 1,
+        col: 1,
+        path: '',
+        message: 'このファイルは読み込まれません',
+        hint: `記録は ${RECORD_DIRS.map((k) => `content/${k}/`).join('、')} のどれかに、拡張子 .yaml のファイルで置きます`,
+      });
+      return;
+    }
+    const file = parseYaml(shown(name), await readFile(join(contentDir, name), 'utf8'));
+    out.diagnostics.push(...yamlProblems(file));
+    if (!file.doc.errors.length && (file.data === null || file.data === undefined)) {
+      out.diagnostics.push({ file: file.path, line: 1, col: 1, path: '', message: 'ファイルが空です' });
+    }
+    if (name === 'vocabulary.yaml') out.vocabulary = file;
+    else if (name === 'site.yaml') out.site = file;
+    else out.records[kind!].push(file);
+  };
+  // A bounded number of reads in flight: one promise per file at once runs out of file
+  // descriptors (EMFILE) on a large content folder.
+  let next = 0;
+  const worker = async () => {
+    while (next < names.length) await load(names[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, names.length) }, worker));
   for (const k of RECORD_DIRS) out.records[k].sort((a, b) => a.path.localeCompare(b.path));
   return out;
 }
