@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { BuiltDataset } from './dataset.js';
 import { ALLOWED_METHODS, CACHE_HEADERS, COMMON_HEADERS, ERROR_CACHE_HEADERS, JSON_TYPE, PREFLIGHT_HEADERS } from './headers.js';
-import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, prepare, type Prepared } from './prepare.js';
+import { assemble, prepare, type Prepared } from './prepare.js';
 import { parseQuery, type Query } from './query.js';
 import { select } from './select.js';
 
@@ -75,21 +75,10 @@ function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | und
 
 /** The response body: meta (with counts of the returned kinds), labels, then the kinds in order. */
 export function render(p: Prepared, q: Query): Uint8Array<ArrayBuffer> {
-  const counts: string[] = [];
-  const parts: Buffer[] = [];
-  for (const [kind, keep] of select(p, q)) {
-    const all = p.records[kind];
-    if (keep === 'all') {
-      counts.push(`"${kind}":${all.length}`);
-      parts.push(p.whole[kind]);
-    } else {
-      counts.push(`"${kind}":${keep.length}`);
-      parts.push(p.open[kind]);
-      keep.forEach((i, n) => (n ? parts.push(COMMA, all[i]!) : parts.push(all[i]!)));
-      parts.push(CLOSE_ARRAY);
-    }
-  }
-  return Buffer.concat([p.head, Buffer.from(counts.join(',')), p.labels, ...parts, CLOSE_OBJECT]) as Uint8Array<ArrayBuffer>;
+  const chosen = select(p, q);
+  // The most requested answer, and the largest: every kind unfiltered is prepared whole.
+  if (chosen.size === p.dataset.kinds.length && [...chosen.values()].every((keep) => keep === 'all')) return p.complete;
+  return assemble(p, chosen);
 }
 
 function digest(s: string): string {

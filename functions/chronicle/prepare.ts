@@ -4,8 +4,8 @@ import type { QueryRules } from './query.js';
 /**
  * Everything a request needs that does not depend on the request, computed once per instance:
  * each record serialized and UTF-8 encoded once, whole arrays for unfiltered kinds, the fixed parts
- * of the envelope, and the rules queries are checked against. An answer is then a filter and a copy
- * of bytes: nothing is serialized or encoded per request.
+ * of the envelope, the unfiltered answer whole, and the rules queries are checked against. An answer
+ * is then a filter and a copy of bytes: nothing is serialized or encoded per request.
  */
 export interface Prepared {
   dataset: BuiltDataset;
@@ -20,6 +20,8 @@ export interface Prepared {
   head: Buffer;
   /** `}},"labels":{…}` */
   labels: Buffer;
+  /** The whole answer when every kind is returned unfiltered. */
+  complete: Uint8Array<ArrayBuffer>;
   /** Per initiative, the topics of its events (for the topic filter). */
   initiativeTopics: readonly ReadonlySet<string>[];
 }
@@ -44,7 +46,7 @@ export function prepare(d: BuiltDataset): Prepared {
   for (const p of d.players) playerHints.set(p.id.toLowerCase(), p.id);
   const topicOf = new Map(d.events.map((e) => [e.id, e.topic]));
   const { asOf, source, attribution } = d.meta;
-  return {
+  const p: Omit<Prepared, 'complete'> = {
     dataset: d,
     rules: { kinds: d.kinds, ...d.filters, players: new Set(d.players.map((p) => p.id)), playerHints },
     records,
@@ -54,4 +56,24 @@ export function prepare(d: BuiltDataset): Prepared {
     labels: Buffer.from(`}},"labels":${JSON.stringify(d.labels)}`),
     initiativeTopics: (d.initiatives ?? []).map((i) => new Set(i.eventIds.map((id) => topicOf.get(id)!))),
   };
+  return { ...p, complete: assemble(p, new Map(d.kinds.map((k) => [k, 'all']))) };
+}
+
+/** Joins the prepared bytes of the chosen records; nothing is serialized here. */
+export function assemble(p: Omit<Prepared, 'complete'>, chosen: ReadonlyMap<Kind, readonly number[] | 'all'>): Uint8Array<ArrayBuffer> {
+  const counts: string[] = [];
+  const parts: Buffer[] = [];
+  for (const [kind, keep] of chosen) {
+    const all = p.records[kind];
+    if (keep === 'all') {
+      counts.push(`"${kind}":${all.length}`);
+      parts.push(p.whole[kind]);
+    } else {
+      counts.push(`"${kind}":${keep.length}`);
+      parts.push(p.open[kind]);
+      keep.forEach((i, n) => (n ? parts.push(COMMA, all[i]!) : parts.push(all[i]!)));
+      parts.push(CLOSE_ARRAY);
+    }
+  }
+  return Buffer.concat([p.head, Buffer.from(counts.join(',')), p.labels, ...parts, CLOSE_OBJECT]) as Uint8Array<ArrayBuffer>;
 }

@@ -97,17 +97,20 @@ if (only.has('handler')) {
   const rows: string[][] = [];
   for (const n of sizes) {
     const d = datasets.get(n)!;
-    const iterations = n >= 100 ? 60 : n >= 10 ? 300 : 2000;
+    // Steady state: a tenth as many warm-up calls first, so that JIT tiering is not counted as
+    // latency (cold start is measured on its own below). p99 needs ≥ 200 samples to mean much.
+    const iterations = n >= 100 ? 200 : n >= 10 ? 500 : 2000;
+    const warmup = iterations / 10;
     say(`handler ×${n}…`);
     for (const q of queryMix(d)) {
       const cells: string[] = [];
       for (const cacheBytes of [0, undefined]) {
         const h = createHandler(d, cacheBytes === 0 ? { cacheBytes: 0 } : {});
         const times: number[] = [];
-        for (let i = 0; i < iterations + 10; i++) {
+        for (let i = 0; i < iterations + warmup; i++) {
           const t = performance.now();
           await h(new Request(`http://localhost${q.path}`)).arrayBuffer();
-          if (i >= 10) times.push(performance.now() - t);
+          if (i >= warmup) times.push(performance.now() - t);
         }
         times.sort((a, b) => a - b);
         cells.push(ms(percentile(times, 0.5)), ms(percentile(times, 0.99)));
