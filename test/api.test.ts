@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../functions/chronicle/dataset.js';
-import type { Handler } from '../functions/chronicle/handler.js';
+import { createHandler, type Handler } from '../functions/chronicle/handler.js';
 import { call, fixtureHandlers, ids } from './helpers.js';
 
 let api: Record<Profile, Handler>;
@@ -481,5 +481,22 @@ describe('answer cache', () => {
         expect(got.headers.get('ETag'), q).toBe(want.headers.get('ETag'));
       }
     }
+  });
+});
+
+describe('bodies', () => {
+  it('states Content-Length, and streams a large answer without giving up the prepared bytes', async () => {
+    const { default: served } = await import('#served');
+    const h = createHandler(served);
+    for (const query of ['', '?include=events&topic=stablecoin&region=JP']) {
+      const first = await call(h, `/api/chronicle${query}`);
+      const again = await call(h, `/api/chronicle${query}`);
+      expect(Number(first.headers.get('Content-Length'))).toBe(Buffer.byteLength(first.text));
+      expect(again.text).toBe(first.text);
+      const head = h(new Request(`https://api.test/api/chronicle${query}`, { method: 'HEAD' }));
+      expect(head.headers.get('Content-Length')).toBe(first.headers.get('Content-Length'));
+    }
+    // The unfiltered answer is past the streaming threshold, the filtered one below it.
+    expect(Buffer.byteLength((await call(h, '/api/chronicle')).text)).toBeGreaterThan(64 * 1024);
   });
 });

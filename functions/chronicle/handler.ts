@@ -66,11 +66,32 @@ function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | und
     if (!parsed.ok) return error(400, parsed.message);
     const etag = `"${p.dataset.version}-${digest(parsed.query.normalized)}"`;
     const notModified = { ...COMMON_HEADERS, ...CACHE_HEADERS, ETag: etag };
-    answer = { etag, body: render(p, parsed.query), notModified, ok: { ...notModified, ...JSON_TYPE } };
+    const body = render(p, parsed.query);
+    // Stated, not left to the platform: a streamed body would otherwise go out chunked, unsized.
+    const ok = { ...notModified, ...JSON_TYPE, 'Content-Length': String(body.byteLength) };
+    answer = { etag, body, notModified, ok };
     cache?.set(search, answer);
   }
   if (matches(req.headers.get('If-None-Match'), answer.etag)) return new R(null, { status: 304, headers: answer.notModified });
-  return new R(req.method === 'HEAD' ? null : answer.body, { status: 200, headers: answer.ok });
+  return new R(req.method === 'HEAD' ? null : bodyOf(answer.body, R), { status: 200, headers: answer.ok });
+}
+
+/**
+ * The standard Response copies a byte-array body when it is constructed; a stream's chunks are
+ * passed on as they are. Above this size the copy costs more than the stream, and a large copy
+ * per request is garbage the collector must then reclaim.
+ */
+const STREAM_FROM_BYTES = 64 * 1024;
+
+function bodyOf(bytes: Uint8Array<ArrayBuffer>, R: ResponseClass): BodyInit {
+  if (R !== Response || bytes.byteLength < STREAM_FROM_BYTES) return bytes;
+  // A default (not byte) stream: its chunks are never transferred, so the prepared bytes stay whole.
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(bytes);
+      c.close();
+    },
+  });
 }
 
 /** The response body: meta (with counts of the returned kinds), labels, then the kinds in order. */
