@@ -127,16 +127,15 @@ export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diag
 /**
  * A page that is the source of many events is a round-up, not a report of each occurrence; a
  * reader checking one event should land on a page about that event. Every use past the limit is
- * reported (files in path order, so the same ones are flagged on every run).
+ * reported; events arrive in path order, so the same files are flagged on every run.
  */
 export const MAX_EVENTS_PER_URL = 3;
 
 function checkUrlReuse(urlUses: Map<string, { file: YamlFile; index: number }[]>, out: Diagnostic[]) {
   for (const [url, uses] of urlUses) {
     if (uses.length <= MAX_EVENTS_PER_URL) continue;
-    const sorted = [...uses].sort((x, y) => (x.file.path < y.file.path ? -1 : x.file.path > y.file.path ? 1 : 0));
-    const kept = sorted.slice(0, MAX_EVENTS_PER_URL).map((u) => u.file.path);
-    for (const { file, index } of sorted.slice(MAX_EVENTS_PER_URL)) {
+    const kept = uses.slice(0, MAX_EVENTS_PER_URL).map((u) => u.file.path);
+    for (const { file, index } of uses.slice(MAX_EVENTS_PER_URL)) {
       out.push(
         diagnose(
           file,

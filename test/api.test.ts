@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../functions/chronicle/dataset.js';
-import { createHandler, type Handler } from '../functions/chronicle/handler.js';
+import { createHandler, STREAM_FROM_BYTES, type Handler } from '../functions/chronicle/handler.js';
 import { call, fixtureHandlers, ids } from './helpers.js';
 
 let api: Record<Profile, Handler>;
@@ -496,7 +496,10 @@ describe('bodies', () => {
       const head = h(new Request(`https://api.test/api/chronicle${query}`, { method: 'HEAD' }));
       expect(head.headers.get('Content-Length')).toBe(first.headers.get('Content-Length'));
     }
-    // The unfiltered answer is past the streaming threshold, the filtered one below it.
-    expect(Buffer.byteLength((await call(h, '/api/chronicle')).text)).toBeGreaterThan(64 * 1024);
+    // The unfiltered answer is past the streaming threshold, the filtered one below it: both paths.
+    expect(Buffer.byteLength((await call(h, '/api/chronicle')).text)).toBeGreaterThan(STREAM_FROM_BYTES);
+    expect(Buffer.byteLength((await call(h, '/api/chronicle?include=events&topic=stablecoin&region=JP')).text)).toBeLessThan(
+      STREAM_FROM_BYTES,
+    );
   });
 });

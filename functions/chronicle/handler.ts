@@ -81,7 +81,7 @@ function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | und
  * passed on as they are. Above this size the copy costs more than the stream, and a large copy
  * per request is garbage the collector must then reclaim.
  */
-const STREAM_FROM_BYTES = 64 * 1024;
+export const STREAM_FROM_BYTES = 64 * 1024;
 
 function bodyOf(bytes: Uint8Array<ArrayBuffer>, R: ResponseClass): BodyInit {
   if (R !== Response || bytes.byteLength < STREAM_FROM_BYTES) return bytes;

@@ -26,9 +26,9 @@ export interface Prepared {
   initiativeTopics: readonly ReadonlySet<string>[];
 }
 
-export const COMMA = Buffer.from(',');
-export const CLOSE_ARRAY = Buffer.from(']');
-export const CLOSE_OBJECT = Buffer.from('}');
+const COMMA = Buffer.from(',');
+const CLOSE_ARRAY = Buffer.from(']');
+const CLOSE_OBJECT = Buffer.from('}');
 
 export function prepare(d: BuiltDataset): Prepared {
   const records = {} as Record<Kind, readonly Buffer[]>;
