@@ -26,6 +26,8 @@ export interface PipelineResult {
   datasets?: Record<Profile, BuiltDataset>;
   /** Every generated JSON Schema, by file stem. */
   schemas?: Record<string, Record<string, unknown>>;
+  /** The validated content records, with their files (for reports on what curators wrote). */
+  records?: Records;
   files: number;
 }
 
@@ -92,7 +94,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       `プロファイル ${p}: イベント ${response.events.length}、関係 ${response.relations.length}、企業・機関 ${response.players.length}${response.initiatives ? `、イニシアティブ ${response.initiatives.length}` : ''}`,
     );
   }
-  return { diagnostics, datasets, schemas, files };
+  return { diagnostics, datasets, schemas, records, files };
 }
 
 /** The editor schemas in content/schemas/ must be the ones the vocabulary generates. */

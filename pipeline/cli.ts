@@ -7,6 +7,7 @@ import { formatReport } from './diagnostics.js';
 import { parseYaml } from './loaders/yaml.js';
 import { SCHEMA_DIR, yamlProblems } from './load.js';
 import { renderCodesDoc } from './codes-doc.js';
+import { firstSourceKinds, formatCoverage, singleSourceEvents } from './coverage.js';
 import { isProfile } from './profiles.js';
 import { allJsonSchemas } from './schemas.js';
 import { loadVocabulary } from './vocabulary.js';
@@ -24,8 +25,10 @@ async function main(command: string | undefined): Promise<number> {
       return buildOrCheck(command);
     case 'generate':
       return generate();
+    case 'coverage':
+      return coverageReport();
     default:
-      process.stderr.write('使い方: tsx pipeline/cli.ts build | check | generate\n');
+      process.stderr.write('使い方: tsx pipeline/cli.ts build | check | generate | coverage\n');
       return 2;
   }
 }
@@ -53,9 +56,29 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
   }
   if (command === 'check') {
     process.stderr.write(`問題はありません（${elapsed()}）\n`);
+    const single = singleSourceEvents(result.records!);
+    if (single.length) {
+      process.stderr.write(
+        `\n注意: 出典が 1 媒体だけのイベントが ${single.length} 件あります（エラーではありません）。別の媒体の記事があれば足してください:\n`,
+      );
+      for (const s of single) process.stderr.write(`  ${s.file}\n`);
+      process.stderr.write('分野・年・地域ごとの件数は npm run coverage で見られます。\n');
+    }
     return 0;
   }
   process.stderr.write(`.build/ と public/ に書き出しました（${elapsed()}）\n`);
+  return 0;
+}
+
+/** Prints how far the dataset reaches against its goals (stdout, so it can be saved or diffed). */
+async function coverageReport(): Promise<number> {
+  const result = await runPipeline({ contentDir, asOf: resolveAsOf(contentDir).asOf, progress: log });
+  if (result.diagnostics.length) {
+    process.stderr.write(`\n${formatReport(result.diagnostics)}\n`);
+    return 1;
+  }
+  const input = { served: result.datasets!, firstSourceKind: firstSourceKinds(result.records!) };
+  process.stdout.write(`${formatCoverage(input, singleSourceEvents(result.records!))}\n`);
   return 0;
 }
 

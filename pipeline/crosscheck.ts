@@ -7,6 +7,7 @@ import type { YamlFile } from './loaders/yaml.js';
 import { PROFILE_NAMES, PROFILES, type Group } from './profiles.js';
 import type { ContentKind, ContentRecord } from './schemas.js';
 import { closest } from '../functions/chronicle/suggest.js';
+import { urlProblems } from './urls.js';
 import type { Vocabulary } from './vocabulary.js';
 
 export interface Entry<K extends ContentKind> {
@@ -81,7 +82,7 @@ export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diag
   const pairs = new Map<string, Entry<'relations'>>();
   for (const entry of r.relations) {
     const { file, record: rel } = entry;
-    if (!outletOf(rel.source)) out.push(diagnose(file, ['source'], `${rel.source} は URL として読めません`));
+    for (const p of urlProblems(rel.source)) out.push(diagnose(file, ['source'], p.message, p.hint));
     refer(file, ['a'], rel.a);
     refer(file, ['b'], rel.b);
     if (rel.a === rel.b) out.push(diagnose(file, ['b'], `a と b が同じ ${rel.a} です`, '関係は二つの異なる企業・機関を結びます'));
@@ -229,11 +230,9 @@ function checkSources(file: YamlFile, sources: ContentRecord<'events'>['sources'
   const outlets = new Map<string, number>();
   const names = new Map<string, number>();
   sources.forEach((s, i) => {
+    for (const p of urlProblems(s.url)) out.push(diagnose(file, ['sources', i, 'url'], p.message, p.hint));
     const outlet = outletOf(s.url);
-    if (!outlet) {
-      out.push(diagnose(file, ['sources', i, 'url'], `${s.url} は URL として読めません`));
-      return;
-    }
+    if (!outlet) return;
     const prev = outlets.get(outlet) ?? names.get(s.name);
     if (prev !== undefined) {
       out.push(

@@ -1,0 +1,155 @@
+import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
+import type { Records } from './crosscheck.js';
+import { outletOf } from './ids.js';
+
+// How far the dataset reaches, measured on what each profile serves. Each goal has a floor that
+// `test/coverage.test.ts` enforces (a pull request that drops below it fails) and the target the
+// dataset is growing towards; `npm run coverage` prints both next to the measured figure.
+
+export interface CoverageInput {
+  served: Record<Profile, BuiltDataset>;
+  /** The kind (`press_release`, `official`, `news`) of each event's first-listed source, by event id. */
+  firstSourceKind: ReadonlyMap<string, string>;
+}
+
+export interface Goal {
+  name: string;
+  floor: number;
+  target: number;
+  /** Shares are measured and printed as percentages. */
+  percent?: boolean;
+  measure: (c: CoverageInput) => number;
+}
+
+const YEARS = ['2019', '2020', '2021', '2022', '2023', '2024', '2025'] as const;
+const PRIMARY_KINDS = new Set(['press_release', 'official']);
+
+const events = (c: CoverageInput, p: Profile = 'A') => c.served[p].events;
+const count = (c: CoverageInput, pred: (e: BuiltDataset['events'][number]) => boolean, p: Profile = 'A') =>
+  events(c, p).filter(pred).length;
+const share = (part: number, whole: number) => (whole ? (100 * part) / whole : 0);
+const outlets = (e: BuiltDataset['events'][number]) => new Set((e.sources ?? []).map((s) => outletOf(s.url))).size;
+
+export function initiativeSizes(c: CoverageInput): number[] {
+  return (c.served.A.initiatives ?? []).map((i) => i.eventIds.length);
+}
+
+export const GOALS: readonly Goal[] = [
+  { name: 'イベント（A）', floor: 150, target: 500, measure: (c) => events(c).length },
+  ...YEARS.map((y) => ({
+    name: `${y} 年のイベント`,
+    floor: 3,
+    target: 40,
+    measure: (c: CoverageInput) => count(c, (e) => e.date.startsWith(y)),
+  })),
+  { name: '分野 deposit のイベント', floor: 15, target: 50, measure: (c) => count(c, (e) => e.topic === 'deposit') },
+  ...(['stablecoin', 'cbdc', 'rwa', 'crypto'] as const).map((t) => ({
+    name: `分野 ${t}${t === 'crypto' ? '（defi を含む）' : ''} のイベント`,
+    floor: 15,
+    target: 80,
+    measure: (c: CoverageInput) => count(c, (e) => e.topic === t),
+  })),
+  { name: '地域 JP のイベント', floor: 30, target: 150, measure: (c) => count(c, (e) => e.region === 'JP') },
+  { name: '企業・機関（A）', floor: 80, target: 250, measure: (c) => c.served.A.players.length },
+  { name: '関係（A）', floor: 60, target: 150, measure: (c) => c.served.A.relations.length },
+  { name: 'イニシアティブ', floor: 15, target: 40, measure: (c) => c.served.A.initiatives?.length ?? 0 },
+  {
+    name: 'イベントが最も少ないイニシアティブの件数',
+    floor: 2,
+    target: 3,
+    measure: (c) => Math.min(...initiativeSizes(c)),
+  },
+  { name: 'イベント（B）', floor: 70, target: 200, measure: (c) => events(c, 'B').length },
+  { name: '関係（B）', floor: 30, target: 100, measure: (c) => c.served.B.relations.length },
+  {
+    name: '先頭の出典が一次情報のイベントの割合',
+    floor: 15,
+    target: 40,
+    percent: true,
+    measure: (c) =>
+      share(
+        count(c, (e) => PRIMARY_KINDS.has(c.firstSourceKind.get(e.id) ?? '')),
+        events(c).length,
+      ),
+  },
+  {
+    name: '2 媒体以上の出典があるイベントの割合',
+    floor: 30,
+    target: 90,
+    percent: true,
+    measure: (c) =>
+      share(
+        count(c, (e) => outlets(e) >= 2),
+        events(c).length,
+      ),
+  },
+];
+
+export function firstSourceKinds(records: Records): Map<string, string> {
+  return new Map(records.events.map(({ record }) => [record.id, record.sources[0]!.kind]));
+}
+
+/** Events that rest on one outlet, as `file:line` for the curator to open. */
+export function singleSourceEvents(records: Records): { file: string; id: string }[] {
+  return records.events
+    .filter(({ record }) => new Set(record.sources.map((s) => outletOf(s.url))).size < 2)
+    .map(({ file, record }) => ({ file: file.path, id: record.id }));
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+/** Columns a string takes in a terminal: East Asian wide characters take two. */
+const columns = (s: string) =>
+  [...s].reduce(
+    (n, ch) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1),
+    0,
+  );
+const padEnd = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - columns(s)));
+
+/** The report `npm run coverage` prints: goals, then the tables behind them. */
+export function formatCoverage(c: CoverageInput, single: { file: string; id: string }[]): string {
+  const out: string[] = ['目標と下限（下限はテストが守る数字、目標はデータセットが目指す数字）', ''];
+  const width = Math.max(...GOALS.map((g) => columns(g.name)));
+  for (const g of GOALS) {
+    const v = g.measure(c);
+    const fmt = (n: number) => (g.percent ? `${n.toFixed(0)}%` : String(Math.round(n)));
+    const mark = v >= g.target ? '達成' : v >= g.floor ? '未達' : '下限割れ';
+    out.push(`  ${padEnd(g.name, width + 2)}${pad(fmt(v), 6)}  目標 ${pad(fmt(g.target), 5)}  下限 ${pad(fmt(g.floor), 5)}  ${mark}`);
+  }
+
+  const topics = [...new Set(c.served.A.events.map((e) => e.topic))].sort();
+  const years = [...new Set(c.served.A.events.map((e) => e.date.slice(0, 4)))].sort();
+  out.push(
+    '',
+    '分野 × 年のイベント数（プロファイル A）',
+    '',
+    `  ${padEnd('分野', 12)}${years.map((y) => pad(y, 6)).join('')}${pad('計', 6)}`,
+  );
+  for (const t of topics) {
+    const row = years.map((y) => c.served.A.events.filter((e) => e.topic === t && e.date.startsWith(y)).length);
+    out.push(
+      `  ${t.padEnd(12)}${row.map((n) => pad(n, 6)).join('')}${pad(
+        row.reduce((a, b) => a + b, 0),
+        6,
+      )}`,
+    );
+  }
+  const totals = years.map((y) => c.served.A.events.filter((e) => e.date.startsWith(y)).length);
+  out.push(`  ${padEnd('計', 12)}${totals.map((n) => pad(n, 6)).join('')}${pad(c.served.A.events.length, 6)}`);
+
+  for (const [title, key] of [
+    ['地域', 'region'],
+    ['状況', 'status'],
+  ] as const) {
+    const counts = new Map<string, number>();
+    for (const e of c.served.A.events) counts.set(e[key], (counts.get(e[key]) ?? 0) + 1);
+    out.push('', `${title}ごとのイベント数（プロファイル A）: ${[...counts].map(([k, n]) => `${k} ${n}`).join('、')}`);
+  }
+
+  const kinds = new Map<string, number>();
+  for (const k of c.firstSourceKind.values()) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+  out.push('', `先頭の出典の種類: ${[...kinds].map(([k, n]) => `${k} ${n}`).join('、')}`);
+
+  out.push('', `出典が 1 媒体だけのイベント: ${single.length} 件`);
+  for (const s of single) out.push(`  ${s.file}`);
+  return out.join('\n');
+}

@@ -1,0 +1,124 @@
+// What makes a source URL unfit to cite, beyond being a well-formed https URL. A reader following
+// a source must land on the canonical page that reports the occurrence: not a copy stripped for
+// phones or printers, not a redirect whose target can change, not a link that tells the outlet
+// where the reader came from, and never a placeholder.
+
+export interface UrlProblem {
+  message: string;
+  hint: string;
+}
+
+/** Query parameters that only track the visit; the page is the same without them. */
+const TRACKING_PARAMS = [
+  /^utm_/i,
+  /^(fbclid|gclid|dclid|gbraid|wbraid|msclkid|yclid|twclid|igshid|mc_cid|mc_eid|_hsenc|_hsmi|mkt_tok|oly_anon_id|oly_enc_id|vero_id|wickedid)$/i,
+  /^(ref|ref_src|ref_url|referrer|cmpid|cmp|ncid|sr_share|smid|s_cid|mod|taid|guccounter|guce_referrer|guce_referrer_sig|sh|share|ncmp|ppcid|trk|tracking|source|spm|__twitter_impression)$/i,
+];
+
+/** Hosts whose only job is to redirect elsewhere. */
+const SHORTENER_HOSTS = new Set([
+  'bit.ly',
+  'buff.ly',
+  'dlvr.it',
+  'goo.gl',
+  'is.gd',
+  'lnkd.in',
+  'ow.ly',
+  'rebrand.ly',
+  't.co',
+  't.ly',
+  'tiny.cc',
+  'tinyurl.com',
+  'trib.al',
+  'youtu.be',
+]);
+
+/** Outlets whose canonical article address is WordPress's `/?p=123`, so there it is no shortlink. */
+const P_PERMALINK_HOSTS = new Set(['coinpost.jp']);
+
+/** Hosts reserved for examples and tests (RFC 2606, RFC 6761) or that only exist on one machine. */
+function isPlaceholderHost(host: string): boolean {
+  return (
+    /(^|\.)example\.(com|net|org)$/.test(host) ||
+    /\.(example|test|invalid|localhost|local|internal)$/.test(host) ||
+    host === 'localhost' ||
+    /^\d{1,3}(\.\d{1,3}){3}$/.test(host) ||
+    host.startsWith('[')
+  );
+}
+
+export function urlProblems(raw: string): UrlProblem[] {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return [{ message: `${raw} は URL として読めません`, hint: 'https:// で始まる完全な URL を書いてください' }];
+  }
+  const host = url.hostname.toLowerCase();
+  const out: UrlProblem[] = [];
+  if (isPlaceholderHost(host)) {
+    out.push({
+      message: `${host} は例示用・手元専用のホストで、出典になりません`,
+      hint: '出来事を報じた実在のページの URL を書いてください',
+    });
+  }
+  if (url.username || url.password) {
+    out.push({ message: 'URL に利用者名やパスワードが含まれています', hint: 'ページの公開 URL だけを書いてください' });
+  }
+  if (SHORTENER_HOSTS.has(host.replace(/^www\./, ''))) {
+    out.push({
+      message: `${host} は短縮 URL です`,
+      hint: 'ブラウザで開いて、転送先のページの URL を書いてください',
+    });
+  }
+  const tracking = [...url.searchParams.keys()].filter((k) => TRACKING_PARAMS.some((re) => re.test(k)));
+  if (tracking.length) {
+    out.push({
+      message: `トラッキング用のパラメータ ${tracking.join(', ')} が付いています`,
+      hint: `取り除いた URL を書いてください（例: ${withoutParams(url, tracking)}）`,
+    });
+  }
+  if (
+    url.pathname.replace(/\/+$/, '') === '' &&
+    /^\d+$/.test(url.searchParams.get('p') ?? '') &&
+    !P_PERMALINK_HOSTS.has(host.replace(/^www\./, ''))
+  ) {
+    out.push({
+      message: '?p=番号 は WordPress の短縮形の URL です',
+      hint: 'ページを開いたときにアドレス欄に出る、記事の正式な URL を書いてください',
+    });
+  }
+  if (isAmp(url, host)) {
+    out.push({
+      message: 'AMP 版（携帯向けの複製）の URL です',
+      hint: '記事の通常版の URL を書いてください（/amp や amp. を除いたもの）',
+    });
+  }
+  if (isPrint(url)) {
+    out.push({ message: '印刷用ページの URL です', hint: '記事の通常版の URL を書いてください' });
+  }
+  if (url.hash.startsWith('#:~:text=')) {
+    out.push({ message: 'URL にテキストフラグメント（#:~:text=）が付いています', hint: '# 以降を取り除いてください' });
+  }
+  return out;
+}
+
+function withoutParams(url: URL, drop: string[]): string {
+  const copy = new URL(url);
+  for (const k of drop) copy.searchParams.delete(k);
+  return copy.href;
+}
+
+function isAmp(url: URL, host: string): boolean {
+  if (host.startsWith('amp.') || host.endsWith('.cdn.ampproject.org')) return true;
+  // `/amp`, `/amp/`, `story.amp`, and the Times Internet form `/amp_articleshow/123.cms`.
+  if (url.pathname.split('/').some((s) => /^amp(_|$)|\.amp$/i.test(s))) return true;
+  if (url.searchParams.has('amp') || /amp/i.test(url.searchParams.get('outputType') ?? '')) return true;
+  return false;
+}
+
+function isPrint(url: URL): boolean {
+  const segments = url.pathname.toLowerCase().split('/');
+  if (segments.includes('print') || segments.some((s) => /^print(able)?\.(html?|php|aspx?)$/.test(s))) return true;
+  return url.searchParams.has('print') || /print/i.test(url.searchParams.get('outputType') ?? '');
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { urlProblems } from '../pipeline/urls.js';
+
+// The position of each report is covered by the broken-content fixtures; this table pins which
+// addresses each rule catches and, as importantly, which ordinary addresses it leaves alone.
+
+describe('source URL rules', () => {
+  it.each([
+    'https://www.boj.or.jp/paym/digital/index.htm',
+    'https://coinpost.jp/?p=350288',
+    'https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=0001679788',
+    'https://www.fsa.go.jp/news/r4/sonota/20220603/20220603.html',
+    'https://www.reuters.com/technology/amplify-blockchain-2023-05-01/',
+    'https://prtimes.jp/main/html/rd/p/000000012.000012345.html',
+    'https://www.example-bank.co.jp/news/2024/0315.html',
+    'https://news.example-fixture.org/article?id=42',
+    'https://www.printful.com/news/2024',
+  ])('accepts %s', (url) => {
+    expect(urlProblems(url)).toEqual([]);
+  });
+
+  it.each([
+    ['https://www.coindesk.com/x/?utm_medium=referral&utm_source=rss', 'トラッキング用のパラメータ utm_medium, utm_source'],
+    ['https://www.theblock.co/post/156301/x?ref=bitcoin.com.mx', 'トラッキング用のパラメータ ref'],
+    ['https://nordot.app/1169282211476685067?ncmp=post_rcmd', 'トラッキング用のパラメータ ncmp'],
+    ['https://www.neweconomy.jp/?p=353362', 'WordPress の短縮形'],
+    ['https://t.co/AbCdEf', '短縮 URL'],
+    ['https://forklog.com/en/news/x/amp', 'AMP 版'],
+    ['https://amp.tokeninsight.com/en/news/x?outputType=amp', 'AMP 版'],
+    ['https://www.businessinsider.in/x/amp_articleshow/82296457.cms', 'AMP 版'],
+    ['https://fca.org.uk/firms/x/printable/print', '印刷用ページ'],
+    ['https://example.com/news', '例示用・手元専用のホスト'],
+    ['https://news.example.org/a', '例示用・手元専用のホスト'],
+    ['https://bank.test/a', '例示用・手元専用のホスト'],
+    ['https://127.0.0.1/a', '例示用・手元専用のホスト'],
+    ['https://user:pw@news.org/a', '利用者名やパスワード'],
+    ['https://news.org/a#:~:text=stablecoin', 'テキストフラグメント'],
+  ])('rejects %s', (url, fragment) => {
+    const problems = urlProblems(url);
+    expect(problems.map((p) => p.message).join(' ')).toContain(fragment);
+    for (const p of problems) expect(p.hint.length).toBeGreaterThan(0);
+  });
+
+  it('suggests the address without the tracking parameters and keeps the others', () => {
+    const [p] = urlProblems('https://news.org/a?id=7&utm_source=rss&fbclid=x');
+    expect(p!.hint).toContain('https://news.org/a?id=7');
+    expect(p!.hint).not.toContain('utm_source');
+  });
+});
