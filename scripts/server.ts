@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { COMMON_HEADERS, ERROR_CACHE_HEADERS, JSON_TYPE } from '../functions/chronicle/headers.js';
-import { serve, type Server } from 'srvx';
-import { staticMiddleware } from 'srvx/static';
+import { ALLOWED_METHODS, COMMON_HEADERS, ERROR_CACHE_HEADERS, JSON_TYPE } from '../functions/chronicle/headers.js';
+import { FastResponse, serve, type Server } from 'srvx';
 import { headerRules, pathPattern } from './netlify-toml.js';
+import { readStatic } from './static.js';
 
 export interface ServerOptions {
   /** The function: answers every request on `functionPaths`, and any path with no static file. */
@@ -24,48 +24,85 @@ export async function startServer(o: ServerOptions): Promise<Server> {
   const rules = headerRules(join(o.root, 'netlify.toml')).map((r) => ({ ...r, matches: pathPattern(r.for) }));
   const functionPaths = o.functionPaths.map(pathPattern);
   const isFunctionPath = (pathname: string) => functionPaths.some((matches) => matches(pathname));
+  const publicDir = join(o.root, 'public');
   const server = serve({
     port: o.port,
     hostname: o.hostname ?? '127.0.0.1',
     silent: true,
     gracefulShutdown: false,
-    middleware: [
-      async (req, next) => {
+    fetch: async (req) => {
+      try {
         const { pathname } = new URL(req.url);
-        if (isFunctionPath(pathname)) return o.fetch(req);
-        const res = await next();
-        if (res.status === 404) return res;
-        const headers = new Headers(res.headers);
-        for (const rule of rules) if (rule.matches(pathname)) for (const [k, v] of Object.entries(rule.values)) headers.set(k, v);
-        return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-      },
-      staticMiddleware({ dir: join(o.root, 'public') }),
-    ],
-    fetch: (req) => o.fetch(req),
+        if (isFunctionPath(pathname) || (req.method !== 'GET' && req.method !== 'HEAD')) return await o.fetch(req);
+        const file = await readStatic(publicDir, pathname);
+        if (!file) return await o.fetch(req);
+        const headers: Record<string, string> = { 'Content-Type': file.type, 'Content-Length': String(file.body.byteLength) };
+        for (const rule of rules) if (rule.matches(pathname)) Object.assign(headers, rule.values);
+        return new FastResponse(req.method === 'HEAD' ? null : (file.body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+      } catch (err) {
+        // A local server must never die on a request: log the detail, answer in the API's shape.
+        console.error(`${req.method} ${req.url} failed:`, err);
+        return errorResponse(500, 'サーバー内部でエラーが起きました。');
+      }
+    },
   });
   await server.ready();
-  server.node?.server?.on('clientError', (_err: Error, socket: Socket) => answerUnreadable(socket));
+  server.node?.server?.on('clientError', (err: Error, socket: Socket) => answerUnreadable(err, socket));
   return server;
 }
 
-/**
- * A request Node's parser refuses (raw bytes that are not URL characters, a broken request line)
- * never reaches the function; answer it in the API's own error shape rather than Node's bare 400.
- */
-function answerUnreadable(socket: Socket): void {
-  if (!socket.writable) return;
-  const body = JSON.stringify({
-    message: 'リクエストを読めません。URL に使えない文字が含まれています。UTF-8 の文字は %XX の形にエンコードしてください。',
+function errorResponse(status: number, message: string, extra: Record<string, string> = {}): Response {
+  return new FastResponse(JSON.stringify({ message }), {
+    status,
+    headers: { ...COMMON_HEADERS, ...ERROR_CACHE_HEADERS, ...JSON_TYPE, ...extra },
   });
+}
+
+/** Longest request line (method, target, version) the server reads; past it the answer is 414. */
+const MAX_REQUEST_LINE = 8 * 1024;
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
+  501: 'Not Implemented',
+};
+
+/**
+ * A request Node's parser refuses never reaches the function. Answer it in the API's own error
+ * shape and with the status production gives: 414 for an over-long URL, 431 for over-large
+ * headers, 501 (with Allow) for a method HTTP does not know, 400 for anything unreadable.
+ */
+function answerUnreadable(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
+  if (!socket.writable) return;
+  let status = 400;
+  let message = 'リクエストを読めません。URL に使えない文字が含まれています。UTF-8 の文字は %XX の形にエンコードしてください。';
+  const extra: Record<string, string> = {};
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    const lineEnd = err.rawPacket?.indexOf('\r\n') ?? -1;
+    if (lineEnd < 0 || lineEnd > MAX_REQUEST_LINE) {
+      status = 414;
+      message = `URL が長すぎます（上限はおよそ ${MAX_REQUEST_LINE} バイト）。条件を減らしてください。`;
+    } else {
+      status = 431;
+      message = 'リクエストヘッダーが大きすぎます。Cookie など不要なヘッダーを減らしてください。';
+    }
+  } else if (err.code === 'HPE_INVALID_METHOD') {
+    status = 501;
+    message = `このメソッドには対応していません。使えるメソッドは ${ALLOWED_METHODS} です。`;
+    extra.Allow = ALLOWED_METHODS;
+  }
+  const body = JSON.stringify({ message });
   const headers = {
     ...COMMON_HEADERS,
     ...ERROR_CACHE_HEADERS,
     ...JSON_TYPE,
+    ...extra,
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
   };
   socket.end(
-    `HTTP/1.1 400 Bad Request\r\n${Object.entries(headers)
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\n${Object.entries(headers)
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('')}\r\n${body}`,
   );

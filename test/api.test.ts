@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../functions/chronicle/dataset.js';
-import { createHandler, STREAM_FROM_BYTES, type Handler } from '../functions/chronicle/handler.js';
-import { call, fixtureHandlers, ids } from './helpers.js';
+import { answerBytes, createHandler, STREAM_FROM_BYTES, type Handler } from '../functions/chronicle/handler.js';
+import { call, fixtureBuild, fixtureHandlers, ids } from './helpers.js';
 
 let api: Record<Profile, Handler>;
 beforeAll(async () => {
@@ -391,7 +391,7 @@ describe('methods, paths and headers', () => {
     expect(r.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
     expect(r.headers.get('Cache-Control')).toBe('public, max-age=3600');
     expect(r.headers.get('Netlify-CDN-Cache-Control')).toBe('public, max-age=3600, must-revalidate');
-    expect(r.headers.get('Netlify-Vary')).toBe('query=include|topic|region|status|player|from|to|key');
+    expect(r.headers.get('Netlify-Vary')).toBeNull();
     expect(r.headers.get('ETag')).toMatch(/^"[\w-]+"$/);
   });
 
@@ -501,5 +501,74 @@ describe('bodies', () => {
     expect(Buffer.byteLength((await call(h, '/api/chronicle?include=events&topic=stablecoin&region=JP')).text)).toBeLessThan(
       STREAM_FROM_BYTES,
     );
+  });
+});
+
+describe('internal errors', () => {
+  it('answers 500 in the API error shape with CORS, and keeps the detail for the log only', async () => {
+    const { A } = await fixtureBuild();
+    const logged: unknown[] = [];
+    // A Response class that fails on success stands in for any fault past the query check.
+    class Failing extends Response {
+      constructor(body?: BodyInit | null, init?: ResponseInit) {
+        if (init?.status === 200) throw new Error('disk gone at /srv/app/.build/served.js');
+        super(body, init);
+      }
+    }
+    const h = createHandler(A, { Response: Failing, log: (e) => logged.push(e) });
+    const r = await call(h, '/api/chronicle?topic=deposit');
+    expect(r.status).toBe(500);
+    expect(r.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+    expect(r.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(r.headers.get('Cache-Control')).toBe('no-store');
+    expect(Object.keys(r.json)).toEqual(['message']);
+    expect(r.text).not.toMatch(/srv|served|disk|at /);
+    expect(String(logged[0])).toContain('/srv/app/.build/served.js');
+    // The handler is still usable afterwards: a 400 goes through as before.
+    expect((await call(h, '/api/chronicle?topic=nope')).status).toBe(400);
+  });
+});
+
+describe('answer cache accounting', () => {
+  const h0 = (d: Awaited<ReturnType<typeof fixtureBuild>>['A']) => createHandler(d, { cacheBytes: 0 });
+  it('counts the key, the headers and the body of every cached answer', async () => {
+    const { A } = await fixtureBuild();
+    const h = createHandler(A);
+    const r = h(new Request('https://api.test/api/chronicle?topic=deposit'));
+    const body = new Uint8Array(await r.arrayBuffer());
+    const ok = Object.fromEntries(r.headers);
+    const answer = { etag: ok.etag!, body, ok, notModified: ok };
+    const key = 'player=' + 'x'.repeat(8000);
+    const headerChars = Object.entries(ok).reduce((n, [k, v]) => n + k.length + v.length, 0);
+    expect(answerBytes(answer, key)).toBeGreaterThanOrEqual(body.byteLength + 2 * key.length + 2 * 2 * headerChars);
+  });
+
+  it('keeps no more answers than its byte budget allows when every query is long and distinct', async () => {
+    const { A } = await fixtureBuild();
+    // A cached answer is sent with the very bytes it was first built with; a rebuilt one is new.
+    const bodies: unknown[] = [];
+    class Counting extends Response {
+      constructor(body?: BodyInit | null, init?: ResponseInit) {
+        super(body, init);
+        if (init?.status === 200) bodies.push(body);
+      }
+    }
+    // 64 distinct query strings of 7,200–7,700 characters with the same answer: ~15 KB of key apiece.
+    const queries = Array.from(
+      { length: 64 },
+      (_, i) =>
+        `topic=${Array(900 + i)
+          .fill('deposit')
+          .join(',')}`,
+    );
+    const body = (await h0(A)(new Request(`https://api.test/api/chronicle?${queries[0]}`)).arrayBuffer()).byteLength;
+    // Room for 64 bodies (and a little): enough if only bodies counted, far too little with the keys.
+    const h = createHandler(A, { cacheBytes: 64 * (body + 1024), Response: Counting });
+    for (const q of queries) h(new Request(`https://api.test/api/chronicle?${q}`));
+    const first = new Set(bodies.splice(0));
+    for (const q of queries) h(new Request(`https://api.test/api/chronicle?${q}`));
+    expect(bodies).toHaveLength(queries.length);
+    // The oldest were evicted and rebuilt: the budget held the keys too.
+    expect(bodies.filter((b) => !first.has(b)).length).toBeGreaterThan(0);
   });
 });

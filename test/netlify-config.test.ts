@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../functions/chronicle/chronicle.js';
 import { CACHE_HEADERS, COMMON_HEADERS, STATIC_HEADERS } from '../functions/chronicle/headers.js';
 import { API_PATH } from '../functions/chronicle/handler.js';
-import { PARAMS } from '../functions/chronicle/query.js';
 import { headerRules, pathMatches } from '../scripts/netlify-toml.js';
 import { parse } from 'smol-toml';
 import { readFileSync } from 'node:fs';
@@ -38,13 +37,15 @@ describe('netlify.toml', () => {
     expect(config.path.some((p) => pathMatches(p, '/index.html'))).toBe(false);
   });
 
-  it('caches at most one hour and varies the CDN cache by exactly the API parameters', () => {
+  it('caches at most one hour, and lets the CDN key on the whole query string', () => {
     for (const v of [CACHE_HEADERS['Cache-Control'], CACHE_HEADERS['Netlify-CDN-Cache-Control']]) {
       const maxAge = Number(/max-age=(\d+)/.exec(v)![1]);
       expect(maxAge).toBeLessThanOrEqual(3600);
       expect(v).not.toMatch(/stale-/);
     }
-    expect(CACHE_HEADERS['Netlify-Vary']).toBe(`query=${PARAMS.join('|')}`);
-    expect([...PARAMS].sort()).toEqual(['from', 'include', 'key', 'player', 'region', 'status', 'to', 'topic']);
+    // A `Netlify-Vary: query=<known parameters>` would let `?topic=cbdc&topc=x` (a 400) be
+    // answered from the cached 200 of `?topic=cbdc`.
+    expect(Object.keys(CACHE_HEADERS).map((k) => k.toLowerCase())).not.toContain('netlify-vary');
+    expect(Object.keys(CACHE_HEADERS).map((k) => k.toLowerCase())).not.toContain('vary');
   });
 });

@@ -1,5 +1,3 @@
-import { PARAMS } from './query.js';
-
 // Netlify applies netlify.toml header rules to static files only, never to function responses,
 // so every header the API promises is set here. netlify.toml repeats the static-file subset and
 // a test keeps the two equal.
@@ -24,12 +22,13 @@ export const PREFLIGHT_HEADERS = {
 
 /**
  * Successful answers may be cached for one hour, never longer and never served stale: by browsers
- * and, for function answers, by Netlify's CDN, keyed by exactly the API's parameters.
+ * and, for function answers, by Netlify's CDN. There is deliberately no `Netlify-Vary: query=…`:
+ * the CDN then keys on the whole query string, so a request with a mistyped or unknown parameter
+ * (a 400 from the function) can never be answered with a cached 200 of a request without it.
  */
 export const CACHE_HEADERS = {
   'Cache-Control': 'public, max-age=3600',
   'Netlify-CDN-Cache-Control': 'public, max-age=3600, must-revalidate',
-  'Netlify-Vary': `query=${PARAMS.join('|')}`,
 } as const;
 
 /** Errors are not cached anywhere: a cached 400 would outlive the typo that caused it. */
