@@ -5,6 +5,8 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** The page `meta.source` points at: what the dataset is, how to call it, how to credit it. */
 export function renderIndexPage(d: BuiltDataset): string {
+  // Absolute, so that the example runs as pasted into a terminal (curl has no base URL).
+  const example = exampleUrl(d);
   const counts = d.kinds.map((k) => `<li>${k}: ${d[k]?.length ?? 0} 件</li>`).join('');
   const codes = (group: string, values: readonly string[]) =>
     values.map((c) => `<code>${esc(c)}</code>（${esc(d.labels[group]?.[c] ?? c)}）`).join('、');
@@ -22,7 +24,7 @@ export function renderIndexPage(d: BuiltDataset): string {
 <p>最終更新日: ${esc(d.meta.asOf)}</p>
 <ul>${counts}</ul>
 <h2>使い方</h2>
-<pre>curl '/api/chronicle?include=events&amp;topic=${esc(d.filters.topic[0] ?? '')}&amp;from=2024'</pre>
+<pre>curl '${esc(example)}'</pre>
 <p>パラメータ: <code>include</code>（${d.kinds.map((k) => `<code>${k}</code>`).join('、')}）、<code>topic</code>、<code>region</code>、<code>status</code>、<code>player</code>、<code>from</code>、<code>to</code>、<code>key</code>。カンマ区切りで複数の値を指定でき、どれかに合えば残ります。異なるパラメータはすべて満たす記録だけが残ります。</p>
 <p>topic: ${codes('topic', d.filters.topic)}</p>
 <p>region: ${codes('region', d.filters.region)}</p>
@@ -34,4 +36,11 @@ export function renderIndexPage(d: BuiltDataset): string {
 </body>
 </html>
 `;
+}
+
+/** The API call the landing page shows, on the site the page is published at. */
+export function exampleUrl(d: BuiltDataset): string {
+  const url = new URL('/api/chronicle', d.meta.source);
+  url.search = new URLSearchParams({ include: 'events', topic: d.filters.topic[0] ?? '', from: '2024' }).toString();
+  return url.href;
 }

@@ -1,5 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../functions/chronicle/dataset.js';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { answerBytes, createHandler, STREAM_FROM_BYTES, type Handler } from '../functions/chronicle/handler.js';
 import { call, fixtureBuild, fixtureHandlers, ids } from './helpers.js';
 
@@ -486,7 +487,7 @@ describe('answer cache', () => {
 
 describe('bodies', () => {
   it('states Content-Length, and streams a large answer without giving up the prepared bytes', async () => {
-    const { default: served } = await import('#served');
+    const { default: served } = (await import(join(inject('workspace'), '.build', 'served.js'))) as { default: BuiltDataset };
     const h = createHandler(served);
     for (const query of ['', '?include=events&topic=stablecoin&region=JP']) {
       const first = await call(h, `/api/chronicle${query}`);

@@ -1,8 +1,28 @@
 import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { ROOT } from './helpers.js';
 
-// The served-function tests import the built dataset, so build it once, as `npm run build` does.
-export default function setup(): void {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'pipeline/cli.ts', 'build'], { cwd: ROOT, encoding: 'utf8' });
+// The served-function tests need a build, and the serving tests run `npm start`, which rebuilds.
+// Both happen in a copy of the project, so `npm test` never replaces the build `npm start` serves
+// from the checkout (a curator may be serving Profile B while the tests build A).
+const COPIED = ['package.json', 'tsconfig.json', 'netlify.toml', 'content', 'pipeline', 'functions', 'scripts'];
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The project copy the tests build and serve from. */
+    workspace: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = await mkdtemp(join(tmpdir(), 'chronicle-workspace-'));
+  for (const name of COPIED) await cp(join(ROOT, name), join(dir, name), { recursive: true });
+  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'pipeline/cli.ts', 'build'], { cwd: dir, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm run build failed before the tests:\n${r.stderr}`);
+  project.provide('workspace', dir);
+  return () => rm(dir, { recursive: true, force: true });
 }

@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveAsOf } from '../pipeline/as-of.js';
 import { build, runPipeline } from '../pipeline/build.js';
 import { formatReport } from '../pipeline/diagnostics.js';
+import type { BuiltDataset } from '../functions/chronicle/dataset.js';
+import { createHandler } from '../functions/chronicle/handler.js';
 import { AS_OF, CONTENT, ROOT, removeScratch, scratchContent } from './helpers.js';
 
 const scratch: string[] = [];
@@ -52,6 +54,13 @@ describe('build output', () => {
       expect(JSON.parse(await readFile(join(d, '.build', 'A.json'), 'utf8')).profile).toBe('A');
       const page = await readFile(join(d, 'public', 'index.html'), 'utf8');
       expect(page).toContain('基本版');
+      // The curl example on the page is absolute, on the profile's own site, and answers 200.
+      const example = /<pre>curl '([^']+)'<\/pre>/.exec(page)![1]!.replaceAll('&#38;', '&');
+      const site = JSON.parse(await readFile(join(d, '.build', 'B.json'), 'utf8')) as BuiltDataset;
+      expect(example.startsWith(`${site.meta.source.replace(/\/$/, '')}/api/chronicle?`)).toBe(true);
+      const res = createHandler(site)(new Request(example));
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { events: unknown[] }).events.length).toBeGreaterThan(0);
       expect(Object.keys(await readTree(join(d, 'public', 'schemas')))).toContain('/response-B.schema.json');
     } finally {
       await removeScratch(content);

@@ -4,16 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { NetlifyDev } from '@netlify/dev';
 import { describe, expect, it } from 'vitest';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { createHandler } from '../functions/chronicle/handler.js';
 import { STATIC_HEADERS } from '../functions/chronicle/headers.js';
+import { inject } from 'vitest';
 import { ROOT } from './helpers.js';
+import { loadNetlifyDev } from './netlify-dev.js';
 
 // These tests run what users and Netlify run: `npm start` over real HTTP, and the function through
-// Netlify's own local emulation. They share .build/ with nothing else (vitest runs one file's
-// tests in order), since `npm start` rebuilds it.
+// Netlify's own local emulation, in the project copy the test setup made (see global-setup.ts):
+// `npm start` rebuilds .build/ there, never in the checkout. Nothing else uses that .build/
+// (vitest runs one file's tests in order).
+const WORKSPACE = inject('workspace');
 
 const REQUESTS: [string, RequestInit?][] = [
   ['/api/chronicle'],
@@ -31,14 +34,14 @@ const TRANSPORT = /^(date|connection|keep-alive|transfer-encoding|content-length
 const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([k]) => !TRANSPORT.test(k)));
 
 async function expected(profile: Profile, path: string, init?: RequestInit) {
-  const dataset = JSON.parse(await readFile(join(ROOT, '.build', `${profile}.json`), 'utf8')) as BuiltDataset;
+  const dataset = JSON.parse(await readFile(join(WORKSPACE, '.build', `${profile}.json`), 'utf8')) as BuiltDataset;
   const res = createHandler(dataset)(new Request(`http://localhost${path}`, init));
   return { status: res.status, headers: headersOf(res), body: await res.text() };
 }
 
 async function startServer(profile: Profile): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn('npm', ['start', '--silent'], {
-    cwd: ROOT,
+    cwd: WORKSPACE,
     env: { ...process.env, PORT: '0', CHRONICLE_PROFILE: profile },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -138,29 +141,61 @@ describe('npm start', () => {
   }
 });
 
-describe('the function under Netlify’s emulation', () => {
-  it('sets its own CORS and cache headers, with netlify.toml header rules removed', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'chronicle-netlify-'));
-    try {
-      for (const name of ['functions', '.build', 'public', 'package.json'])
-        await cp(join(ROOT, name), join(dir, name), { recursive: true });
-      await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-      const toml = await readFile(join(ROOT, 'netlify.toml'), 'utf8');
-      const withoutHeaders = toml.slice(0, toml.indexOf('[[headers]]'));
-      expect(withoutHeaders).not.toContain('Access-Control-Allow-Origin');
-      await writeFile(join(dir, 'netlify.toml'), withoutHeaders);
+async function emulate(projectRoot: string) {
+  const NetlifyDev = await loadNetlifyDev();
+  const dev = new NetlifyDev({
+    projectRoot,
+    serverAddress: 'http://127.0.0.1:9',
+    edgeFunctions: { enabled: false },
+    images: { enabled: false },
+    blobs: { enabled: false },
+    database: { enabled: false },
+  });
+  await dev.start();
+  return dev;
+}
 
-      const dev = new NetlifyDev({
-        projectRoot: dir,
-        serverAddress: 'http://127.0.0.1:9',
-        edgeFunctions: { enabled: false },
-        images: { enabled: false },
-        blobs: { enabled: false },
-        database: { enabled: false },
-      } as ConstructorParameters<typeof NetlifyDev>[0]);
-      await dev.start();
+async function projectCopy(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'chronicle-netlify-'));
+  for (const name of ['functions', '.build', 'public', 'package.json'])
+    await cp(join(WORKSPACE, name), join(dir, name), { recursive: true });
+  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const toml = await readFile(join(ROOT, 'netlify.toml'), 'utf8');
+  await writeFile(join(dir, 'netlify.toml'), toml.slice(0, toml.indexOf('[[headers]]')));
+  return dir;
+}
+
+describe('the function under Netlify’s emulation', () => {
+  it('answers an internal error as JSON with CORS, with no stack trace or path', async () => {
+    const dir = await projectCopy();
+    try {
+      // A dataset the handler cannot prepare: every request fails inside the function.
+      await writeFile(join(dir, '.build', 'served.js'), 'export default { kinds: ["events"], events: null, players: null };\n');
+      const dev = await emulate(dir);
       try {
-        const served = JSON.parse(await readFile(join(ROOT, '.build', 'A.json'), 'utf8')) as BuiltDataset;
+        const res = await dev.handle(new Request('http://localhost/api/chronicle'));
+        expect(res!.status).toBe(500);
+        expect(res!.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+        expect(res!.headers.get('Access-Control-Allow-Origin')).toBe('*');
+        const text = await res!.text();
+        expect(Object.keys(JSON.parse(text))).toEqual(['message']);
+        expect(text).not.toMatch(/\/|at |Error/);
+      } finally {
+        await dev.stop();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('sets its own CORS and cache headers, with netlify.toml header rules removed', async () => {
+    const dir = await projectCopy();
+    try {
+      expect(await readFile(join(dir, 'netlify.toml'), 'utf8')).not.toContain('Access-Control-Allow-Origin');
+
+      const dev = await emulate(dir);
+      try {
+        const served = JSON.parse(await readFile(join(WORKSPACE, '.build', 'A.json'), 'utf8')) as BuiltDataset;
         expect((await readFile(join(dir, '.build/served.js'), 'utf8')).includes(served.version)).toBe(true);
         for (const [path, init] of REQUESTS.slice(0, 5)) {
           const res = await dev.handle(new Request(`http://localhost${path}`, init));

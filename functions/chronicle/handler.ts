@@ -50,12 +50,16 @@ export function createHandler(dataset: BuiltDataset, options: HandlerOptions = {
     } catch (err) {
       // The detail (stack, paths) goes to the log only; the client gets the API's error shape.
       log(err);
-      return new R(JSON.stringify({ message: 'サーバー内部でエラーが起きました。時間をおいてもう一度お試しください。' }), {
-        status: 500,
-        headers: { ...COMMON_HEADERS, ...ERROR_CACHE_HEADERS, ...JSON_TYPE },
-      });
+      return internalError(R);
     }
   };
+}
+
+export function internalError(R: ResponseClass): Response {
+  return new R(JSON.stringify({ message: 'サーバー内部でエラーが起きました。時間をおいてもう一度お試しください。' }), {
+    status: 500,
+    headers: { ...COMMON_HEADERS, ...ERROR_CACHE_HEADERS, ...JSON_TYPE },
+  });
 }
 
 /**
