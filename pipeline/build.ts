@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
-import { crossCheck, type Entry, type Records } from './crosscheck.js';
+import { crossCheck, type Entry, type Records, type Salvaged } from './crosscheck.js';
+import type { YamlFile } from './loaders/yaml.js';
 import type { Diagnostic } from './diagnostics.js';
 import { loadContent, RECORD_DIRS, SCHEMA_DIR } from './load.js';
 import { writeOutputs } from './output.js';
@@ -60,23 +61,25 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
 
   const validator = new SchemaValidator();
   const records = { events: [], relations: [], players: [], initiatives: [] } as unknown as Records;
-  const partial = { players: new Set<string>(), initiatives: new Set<string>() };
+  const salvaged: Salvaged = { events: [], relations: [], players: [], initiatives: [] };
   for (const kind of RECORD_DIRS) {
     for (const file of content.records[kind]) {
       if (file.data === undefined || file.data === null) continue;
       const problems = validator.validate(schemas[SCHEMA_FOR[kind]]!, file);
       if (problems.length) {
-        diagnostics.push(...problems);
-        const id = (file.data as { id?: unknown }).id;
-        if (typeof id === 'string' && (kind === 'players' || kind === 'initiatives')) partial[kind].add(id);
+        for (const d of problems) diagnostics.push(d);
+        const rest = salvage(file.data, problems);
+        if (rest) (salvaged[kind] as { file: YamlFile; record: object }[]).push({ file, record: rest });
       } else {
         (records[kind] as Entry<ContentKind>[]).push({ file, record: file.data as never });
       }
     }
   }
-  progress('スキーマ検証: 完了');
-  diagnostics.push(...crossCheck(v, records, partial));
-  progress('ファイル間の検証: 完了');
+  const verdict = (n: number) => (n ? `問題 ${n} 件` : '問題なし');
+  const before = diagnostics.length;
+  progress(`読み込みとスキーマ検証: ${verdict(before)}`);
+  for (const d of crossCheck(v, records, salvaged)) diagnostics.push(d);
+  progress(`ファイル間の検証: ${verdict(diagnostics.length - before)}`);
   if (diagnostics.length || !site.site) return { diagnostics, files };
 
   const datasets = Object.fromEntries(PROFILES.map((p) => [p, project(v, records, site.site!, p, opts.asOf)])) as Record<
@@ -95,6 +98,14 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     );
   }
   return { diagnostics, datasets, schemas, records, files };
+}
+
+/** A failed record without the top-level fields its problems point at; undefined if not a mapping. */
+function salvage(data: unknown, problems: readonly Diagnostic[]): object | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const failed = new Set(problems.map((d) => /^[^.[]*/.exec(d.path)![0]));
+  if (failed.has('')) return undefined;
+  return Object.fromEntries(Object.entries(data).filter(([k]) => !failed.has(k)));
 }
 
 /** The editor schemas in content/schemas/ must be the ones the vocabulary generates. */

@@ -16,20 +16,25 @@ export interface Entry<K extends ContentKind> {
 }
 export type Records = { [K in ContentKind]: Entry<K>[] };
 
-/** Ids present in files that failed their schema, so one bad file does not cascade into others. */
-export interface PartialIds {
-  players: ReadonlySet<string>;
-  initiatives: ReadonlySet<string>;
-}
+/**
+ * Files that failed their schema, with the fields that failed removed: what is left is still
+ * checked, so a curator sees every problem of a file in one run, and their ids count as present,
+ * so one bad file does not cascade into reports on others.
+ */
+export type Salvaged = { [K in ContentKind]: { file: YamlFile; record: Partial<ContentRecord<K>> }[] };
 
 /** The rules that span files or that a JSON Schema cannot state. */
-export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diagnostic[] {
+export function crossCheck(v: Vocabulary, r: Records, salvaged: Salvaged): Diagnostic[] {
   const out: Diagnostic[] = [];
-  checkFileNames(r, out);
-  checkUniqueIds(r, out);
+  const all = Object.fromEntries(
+    (Object.keys(r) as ContentKind[]).map((k) => [k, [...(r[k] as Loose<ContentKind>[]), ...(salvaged[k] as Loose<ContentKind>[])]]),
+  ) as unknown as Salvaged;
+  checkFileNames(all, out);
+  checkUniqueIds(all, out);
   const players = checkPlayerNames(r, out);
-  const playerIds = new Set([...r.players.map((p) => p.record.id), ...partial.players]);
-  const initiativeIds = new Set([...r.initiatives.map((i) => i.record.id), ...partial.initiatives]);
+  const ids = (list: { record: { id?: string } }[]) => list.flatMap((e) => (typeof e.record.id === 'string' ? [e.record.id] : []));
+  const playerIds = new Set(ids(all.players));
+  const initiativeIds = new Set(ids(all.initiatives));
 
   const refer = (file: YamlFile, path: (string | number)[], id: string) => {
     if (playerIds.has(id)) return;
@@ -47,9 +52,9 @@ export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diag
 
   const initiativeUse = new Map<string, number>();
   const urlUses = new Map<string, { file: YamlFile; index: number }[]>();
-  for (const { file, record: e } of r.events) {
-    if (!isDate(e.date)) out.push(diagnose(file, ['date'], `${e.date} は存在しない日付です`));
-    e.players.forEach((id, i) => refer(file, ['players', i], id));
+  for (const { file, record: e } of all.events) {
+    if (e.date !== undefined && !isDate(e.date)) out.push(diagnose(file, ['date'], `${e.date} は存在しない日付です`));
+    e.players?.forEach((id, i) => refer(file, ['players', i], id));
     if (e.initiative !== undefined) {
       initiativeUse.set(e.initiative, (initiativeUse.get(e.initiative) ?? 0) + 1);
       if (!initiativeIds.has(e.initiative)) {
@@ -64,22 +69,30 @@ export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diag
         );
       }
     }
-    checkSources(file, e.sources, out);
-    e.sources.forEach((s, i) => {
-      const uses = urlUses.get(s.url) ?? [];
-      if (!uses.some((u) => u.file === file)) uses.push({ file, index: i });
-      urlUses.set(s.url, uses);
-    });
-    const inProfiles = PROFILES.filter((p) => v.inProfile('topic', e.topic, p));
+    if (e.sources) {
+      checkSources(file, e.sources, out);
+      e.sources.forEach((s, i) => {
+        const uses = urlUses.get(s.url) ?? [];
+        if (!uses.some((u) => u.file === file)) uses.push({ file, index: i });
+        urlUses.set(s.url, uses);
+      });
+    }
+    if (e.topic === undefined) continue;
+    const inProfiles = PROFILES.filter((p) => v.inProfile('topic', e.topic!, p));
     if (!inProfiles.length) out.push(diagnose(file, ['topic'], `分野 ${e.topic} のイベントはどのプロファイルにも載りません`));
     for (const p of inProfiles) {
-      for (const g of ['sub', 'status', 'region'] as const) checkCode(v, file, g, e[g], p, out);
+      for (const g of ['sub', 'status', 'region'] as const) if (e[g] !== undefined) checkCode(v, file, g, e[g], p, out);
     }
   }
 
   checkUrlReuse(urlUses, out);
 
   const pairs = new Map<string, Entry<'relations'>>();
+  for (const { file, record: rel } of salvaged.relations) {
+    if (rel.source !== undefined) for (const p of urlProblems(rel.source)) out.push(diagnose(file, ['source'], p.message, p.hint));
+    if (rel.a !== undefined) refer(file, ['a'], rel.a);
+    if (rel.b !== undefined) refer(file, ['b'], rel.b);
+  }
   for (const entry of r.relations) {
     const { file, record: rel } = entry;
     for (const p of urlProblems(rel.source)) out.push(diagnose(file, ['source'], p.message, p.hint));
@@ -103,10 +116,10 @@ export function crossCheck(v: Vocabulary, r: Records, partial: PartialIds): Diag
     }
   }
 
-  for (const { file, record: p } of r.players) {
+  for (const { file, record: p } of all.players) {
     for (const prof of PROFILES) {
-      checkCode(v, file, 'category', p.category, prof, out);
-      checkCode(v, file, 'region', p.region, prof, out);
+      if (p.category !== undefined) checkCode(v, file, 'category', p.category, prof, out);
+      if (p.region !== undefined) checkCode(v, file, 'region', p.region, prof, out);
     }
   }
 
@@ -165,10 +178,14 @@ function checkCode(v: Vocabulary, file: YamlFile, group: Group, code: string, p:
   }
 }
 
-function checkFileNames(r: Records, out: Diagnostic[]) {
+type Loose<K extends ContentKind> = { file: YamlFile; record: Partial<ContentRecord<K>> };
+
+function checkFileNames(r: Salvaged, out: Diagnostic[]) {
   for (const kind of Object.keys(r) as ContentKind[]) {
-    for (const { file, record } of r[kind] as Entry<ContentKind>[]) {
-      const want = expectedFileName(kind, record);
+    for (const { file, record } of r[kind] as Loose<ContentKind>[]) {
+      const named = kind === 'relations' ? ['a', 'b', 'type'] : ['id'];
+      if (named.some((k) => typeof (record as Record<string, unknown>)[k] !== 'string')) continue;
+      const want = expectedFileName(kind, record as ContentRecord<ContentKind>);
       const have = basename(file.path);
       if (want !== have) {
         const at = kind === 'relations' ? 'a' : 'id';
@@ -180,10 +197,11 @@ function checkFileNames(r: Records, out: Diagnostic[]) {
   }
 }
 
-function checkUniqueIds(r: Records, out: Diagnostic[]) {
+function checkUniqueIds(r: Salvaged, out: Diagnostic[]) {
   for (const kind of ['events', 'players', 'initiatives'] as const) {
     const seen = new Map<string, YamlFile>();
-    for (const { file, record } of r[kind] as Entry<'events' | 'players' | 'initiatives'>[]) {
+    for (const { file, record } of r[kind] as Loose<'events' | 'players' | 'initiatives'>[]) {
+      if (typeof record.id !== 'string') continue;
       const first = seen.get(record.id);
       if (first) out.push(diagnose(file, ['id'], `ID ${record.id} は ${first.path} でも使われています`, 'ID は一つの記録だけのものです'));
       else seen.set(record.id, file);

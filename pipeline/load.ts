@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import fg from 'fast-glob';
 import type { Diagnostic } from './diagnostics.js';
+import { decodeUtf8 } from './loaders/text.js';
 import { parseYaml, type YamlFile } from './loaders/yaml.js';
-import type { YAMLError } from 'yaml';
 import type { ContentKind } from './schemas.js';
 
 export const RECORD_DIRS: readonly ContentKind[] = ['events', 'relations', 'players', 'initiatives'];
@@ -25,12 +25,33 @@ export interface ContentFiles {
  */
 export async function loadContent(contentDir: string): Promise<ContentFiles> {
   const shownRoot = dirname(contentDir);
-  const names = await fg('**/*', { cwd: contentDir, dot: true, onlyFiles: true, ignore: [`${SCHEMA_DIR}/**`] });
+  // Links are listed, never followed: the check runs on untrusted pull requests, and a link could
+  // publish or print any file the runner can read, or loop.
+  const names = await fg('**/*', {
+    cwd: contentDir,
+    dot: true,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    ignore: [`${SCHEMA_DIR}/**`],
+  });
   names.sort();
   const out: ContentFiles = { records: { events: [], relations: [], players: [], initiatives: [] }, diagnostics: [] };
   const shown = (name: string) => relative(shownRoot, join(contentDir, name)).split('\\').join('/');
 
   const load = async (name: string) => {
+    const stats = await lstat(join(contentDir, name));
+    if (stats.isDirectory()) return;
+    if (!stats.isFile()) {
+      out.diagnostics.push({
+        file: shown(name),
+        line: 1,
+        col: 1,
+        path: '',
+        message: stats.isSymbolicLink() ? 'シンボリックリンクは置けません' : '通常のファイルではありません',
+        hint: '記録は content/ の中に通常のファイルとして置きます。リンク先の内容は読みません',
+      });
+      return;
+    }
     const parts = name.split('/');
     const kind = parts.length === 2 && parts[1]!.endsWith('.yaml') ? RECORD_DIRS.find((k) => k === parts[0]) : undefined;
     const isTop = name === 'vocabulary.yaml' || name === 'site.yaml';
@@ -46,9 +67,9 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
       });
       return;
     }
-    const file = parseYaml(shown(name), await readFile(join(contentDir, name), 'utf8'));
-    out.diagnostics.push(...yamlProblems(file));
-    if (!file.doc.errors.length && (file.data === null || file.data === undefined)) {
+    const file = parseYaml(shown(name), decodeUtf8(await readFile(join(contentDir, name))));
+    for (const d of yamlProblems(file)) out.diagnostics.push(d);
+    if (!file.problems.length && (file.data === null || file.data === undefined)) {
       out.diagnostics.push({ file: file.path, line: 1, col: 1, path: '', message: 'ファイルが空です' });
     }
     if (name === 'vocabulary.yaml') out.vocabulary = file;
@@ -66,21 +87,9 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
   return out;
 }
 
-// yaml's messages, said in Japanese; the original follows in brackets for the exact detail.
-const YAML_MESSAGES: Partial<Record<YAMLError['code'], string>> = {
-  DUPLICATE_KEY: '同じ項目が二度書かれています',
-  MULTIPLE_DOCS: '1 ファイルには 1 件の記録だけを書きます（--- で区切れません）',
-  BAD_INDENT: 'インデント（行頭の空白）が揃っていないか、括弧が閉じていません',
-  MISSING_CHAR: '閉じる引用符や括弧がありません',
-  TAB_AS_INDENT: 'インデントにタブは使えません。空白で字下げしてください',
-  BLOCK_AS_IMPLICIT_KEY: '一行に「項目: 値」が二つあります。値に「: 」を含めるときは引用符で囲みます',
-  UNEXPECTED_TOKEN: '思わぬ記号があります',
-};
-
 export function yamlProblems(file: YamlFile): Diagnostic[] {
-  return file.doc.errors.map((e) => {
-    const { line, col } = file.lines.linePos(e.pos[0]);
-    const detail = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    return { file: file.path, line, col, path: '', message: `YAML の書き方の誤り: ${YAML_MESSAGES[e.code] ?? detail}（${detail}）` };
+  return file.problems.map((p) => {
+    const { line, col } = file.lines.linePos(p.offset);
+    return { file: file.path, line, col, path: '', message: p.message, ...(p.hint ? { hint: p.hint } : {}) };
   });
 }

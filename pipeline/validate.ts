@@ -45,8 +45,12 @@ function valueAt(data: unknown, path: Path): unknown {
   return v;
 }
 
+/** A value quoted in a message: short, on one line, whatever the file holds. */
 function show(value: unknown): string {
-  return typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+  const text = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
+  const clipped = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  // eslint-disable-next-line no-control-regex -- escaping control characters is the point
+  return clipped.replace(/[\u0000-\u001F\u007F-\u009F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

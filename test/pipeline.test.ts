@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -209,5 +209,56 @@ describe('docs/codes.md', () => {
     const { parseYaml } = await import('../pipeline/loaders/yaml.js');
     const v = loadVocabulary(parseYaml('vocabulary.yaml', await readFile(join(CONTENT, 'vocabulary.yaml'), 'utf8'))).vocabulary!;
     expect(await readFile(join(ROOT, 'docs', 'codes.md'), 'utf8')).toBe(renderCodesDoc(v));
+  });
+});
+
+describe('untrusted content', () => {
+  it('refuses links and special files without reading through them', async () => {
+    const content = await scratchContent();
+    try {
+      const secret = join(await tempDir(), 'secret.yaml');
+      await writeFile(secret, 'id: 2030-secret\ntitle: SECRET-VALUE\n');
+      await symlink(secret, join(content, 'events', '2030-linked.yaml'));
+      await symlink('/', join(content, 'players', 'root'));
+      await symlink('loop', join(content, 'initiatives', 'loop'));
+      execFileSync('mkfifo', [join(content, 'relations', 'pipe.yaml')]);
+      const r = await runPipeline({ contentDir: content, asOf: AS_OF });
+      const lines = r.diagnostics.map((d) => `${d.file}  ${d.message}`).sort();
+      expect(lines).toEqual([
+        'content/events/2030-linked.yaml  シンボリックリンクは置けません',
+        'content/initiatives/loop  シンボリックリンクは置けません',
+        'content/players/root  シンボリックリンクは置けません',
+        'content/relations/pipe.yaml  通常のファイルではありません',
+      ]);
+      expect(JSON.stringify(r.diagnostics)).not.toContain('SECRET-VALUE');
+    } finally {
+      await removeScratch(content);
+    }
+  });
+
+  it('reports a list far longer than a call can spread, as problems, not a crash', async () => {
+    const players = Array.from({ length: 200_000 }, (_, i) => `Nobody ${i}`).join(', ');
+    const content = await scratchContent({
+      'events/2030-long.yaml': `id: 2030-long\ndate: '2030-01-01'\ntopic: deposit\nsub: issuance\nplayers: [${players}]\ntitle: 長い\ndescription: 長い。\nchain: ''\nstatus: launched\nregion: JP\nkey: false\nsources:\n  - {kind: news, name: N, url: 'https://news-fixture.org/long'}\n`,
+    });
+    try {
+      const r = await runPipeline({ contentDir: content, asOf: AS_OF });
+      expect(r.diagnostics.length).toBeGreaterThanOrEqual(200_000);
+      expect(r.diagnostics.every((d) => d.file === 'content/events/2030-long.yaml')).toBe(true);
+    } finally {
+      await removeScratch(content);
+    }
+  }, 60_000);
+
+  it('says a step found problems instead of calling it done', async () => {
+    const content = await scratchContent({ 'events/2030-bad.yaml': 'id: 2030-bad\n' });
+    try {
+      const progress: string[] = [];
+      await runPipeline({ contentDir: content, asOf: AS_OF, progress: (m) => progress.push(m) });
+      expect(progress.join('\n')).not.toContain('完了');
+      expect(progress.join('\n')).toMatch(/問題 \d+ 件/);
+    } finally {
+      await removeScratch(content);
+    }
   });
 });

@@ -1,11 +1,23 @@
-import { LineCounter, parseDocument, type Document, type Tags } from 'yaml';
+import { isAlias, isNode, LineCounter, parseDocument, visit, type Document, type Tags } from 'yaml';
+import { fullWidthColons, unsafeCharacters } from './text.js';
+import { yamlErrorText } from './yaml-messages.js';
+
+export interface YamlProblem {
+  /** Character offset in the file's text. */
+  offset: number;
+  message: string;
+  hint?: string;
+}
 
 export interface YamlFile {
   /** Path relative to the repository root, with forward slashes. */
   path: string;
   doc: Document.Parsed;
   lines: LineCounter;
+  /** The parsed value; undefined when the file has any problem below. */
   data: unknown;
+  /** What makes the text unreadable or unsafe as data: syntax, tags, anchors, hidden characters. */
+  problems: YamlProblem[];
 }
 
 // The content holds no numbers, so plain digits stay text: `date: 2024` and `year: 2024` mean
@@ -13,8 +25,39 @@ export interface YamlFile {
 const NUMBER_TAGS = new Set(['tag:yaml.org,2002:int', 'tag:yaml.org,2002:float']);
 const NO_NUMBERS = { customTags: (tags: Tags) => tags.filter((t) => typeof t === 'string' || !NUMBER_TAGS.has(t.tag)) };
 
+const MAX_REFS = 3;
+
 export function parseYaml(path: string, text: string): YamlFile {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, ...NO_NUMBERS });
-  return { path, doc, lines, data: doc.errors.length ? undefined : doc.toJS() };
+  const doc = parseDocument(text, { lineCounter: lines, ...NO_NUMBERS, prettyErrors: false });
+  const problems: YamlProblem[] = [...unsafeCharacters(text), ...fullWidthColons(text)];
+  for (const e of [...doc.errors, ...doc.warnings]) problems.push({ offset: e.pos[0], ...yamlErrorText(e) });
+  // Anchors and aliases have no use in one record per file, and they are how a file smuggles in
+  // a value from elsewhere in it (`&x` silently drops a leading word; `*x` repeated is a bomb).
+  const refs: YamlProblem[] = [];
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      refs.push({
+        offset: node.range?.[0] ?? 0,
+        message: `「*${node.source}」（エイリアス）は使えません`,
+        hint: "値をそのまま書いてください。* で始まる値は引用符で囲みます（例: '*注記'）",
+      });
+    } else if (isNode(node) && node.anchor) {
+      refs.push({
+        offset: node.range?.[0] ?? 0,
+        message: `「&${node.anchor}」（アンカー）は使えません`,
+        hint: "& で始まる値は引用符で囲みます（例: '&Co'）。囲まないと & 以降の語が消えます",
+      });
+    }
+  });
+  // A few positions are enough to act on; a bomb has thousands.
+  refs.sort((a, b) => a.offset - b.offset);
+  problems.push(...refs.slice(0, MAX_REFS));
+  if (refs.length > MAX_REFS) {
+    problems.push({
+      offset: refs[MAX_REFS]!.offset,
+      message: `アンカー（&）とエイリアス（*）がほかに ${refs.length - MAX_REFS} 箇所あります`,
+    });
+  }
+  return { path, doc, lines, data: problems.length ? undefined : doc.toJS(), problems };
 }
