@@ -244,7 +244,22 @@ function checkPlayerNames(r: Records, out: Diagnostic[]): Map<string, { id: stri
   return names;
 }
 
+const PRIMARY = new Set(['press_release', 'official']);
+
 function checkSources(file: YamlFile, sources: ContentRecord<'events'>['sources'], out: Diagnostic[]) {
+  // The first source is the event's `source`, the one a reader checks first: the primary one
+  // wherever the event has one.
+  const primary = sources.findIndex((s) => PRIMARY.has(s.kind));
+  if (primary > 0 && !PRIMARY.has(sources[0]!.kind)) {
+    out.push(
+      diagnose(
+        file,
+        ['sources', primary],
+        `出典 ${primary + 1} は一次情報（${sources[primary]!.kind}）ですが、先頭が報道です`,
+        'この出典を sources の先頭に移してください。先頭の出典がイベントの source になります',
+      ),
+    );
+  }
   const outlets = new Map<string, number>();
   const names = new Map<string, number>();
   sources.forEach((s, i) => {

@@ -132,7 +132,7 @@ describe('unfiltered', () => {
     const e = ((await get('A')).json.events as { id: string; source: string; sources: { name: string; url: string }[] }[]).find(
       (x) => x.id === '2020-alpha-coin-pilot',
     )!;
-    expect(e.source).toBe('https://news-fixture.org/alpha-pilot');
+    expect(e.source).toBe('https://gov-fixture.net/alpha');
     expect(e.sources).toEqual([
       { name: 'アルファ銀行', url: 'https://alpha-fixture.com/news/2020' },
       { name: '例示当局', url: 'https://gov-fixture.net/alpha' },
