@@ -111,8 +111,9 @@ function withoutParams(url: URL, drop: string[]): string {
 
 function isAmp(url: URL, host: string): boolean {
   if (host.startsWith('amp.') || host.endsWith('.cdn.ampproject.org')) return true;
-  // `/amp`, `/amp/`, `story.amp`, and the Times Internet form `/amp_articleshow/123.cms`.
-  if (url.pathname.split('/').some((s) => /^amp(_|$)|\.amp$/i.test(s))) return true;
+  // `/amp`, `/amp/`, `story.amp`, the Times Internet form `/amp_articleshow/123.cms` and
+  // Mint's `/amp-11730442296406.html`.
+  if (url.pathname.split('/').some((s) => /^amp(_|$)|^amp-\d+\.html?$|\.amp$/i.test(s))) return true;
   if (url.searchParams.has('amp') || /amp/i.test(url.searchParams.get('outputType') ?? '')) return true;
   return false;
 }

@@ -28,6 +28,7 @@ describe('source URL rules', () => {
     ['https://forklog.com/en/news/x/amp', 'AMP 版'],
     ['https://amp.tokeninsight.com/en/news/x?outputType=amp', 'AMP 版'],
     ['https://www.businessinsider.in/x/amp_articleshow/82296457.cms', 'AMP 版'],
+    ['https://www.livemint.com/news/world/a-twist/amp-11730442296406.html', 'AMP 版'],
     ['https://fca.org.uk/firms/x/printable/print', '印刷用ページ'],
     ['https://example.com/news', '例示用・手元専用のホスト'],
     ['https://news.example.org/a', '例示用・手元専用のホスト'],
