@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { config } from '../functions/chronicle/chronicle.js';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CACHE_HEADERS, COMMON_HEADERS, STATIC_HEADERS } from '../functions/chronicle/headers.js';
 import { API_PATH } from '../functions/chronicle/handler.js';
 import { headerRules, pathMatches } from '../scripts/netlify-toml.js';
@@ -9,6 +8,13 @@ import { readFileSync } from 'node:fs';
 import { ROOT } from './helpers.js';
 
 const toml = join(ROOT, 'netlify.toml');
+
+// The function module imports the build (`#served`), which the test setup makes in its project
+// copy, not in the checkout: read the function's config from there.
+let config: { path: string[] };
+beforeAll(async () => {
+  ({ config } = (await import(join(inject('workspace'), 'functions', 'chronicle', 'chronicle.ts'))) as { config: { path: string[] } });
+});
 
 describe('netlify.toml', () => {
   it('gives static files the same header values the function sets', () => {
