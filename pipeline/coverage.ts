@@ -35,35 +35,35 @@ export function initiativeSizes(c: CoverageInput): number[] {
 }
 
 export const GOALS: readonly Goal[] = [
-  { name: 'イベント（A）', floor: 150, target: 500, measure: (c) => events(c).length },
+  { name: 'イベント（A）', floor: 500, target: 500, measure: (c) => events(c).length },
   ...YEARS.map((y) => ({
     name: `${y} 年のイベント`,
-    floor: 3,
+    floor: 40,
     target: 40,
     measure: (c: CoverageInput) => count(c, (e) => e.date.startsWith(y)),
   })),
-  { name: '分野 deposit のイベント', floor: 15, target: 50, measure: (c) => count(c, (e) => e.topic === 'deposit') },
+  { name: '分野 deposit のイベント', floor: 50, target: 50, measure: (c) => count(c, (e) => e.topic === 'deposit') },
   ...(['stablecoin', 'cbdc', 'rwa', 'crypto'] as const).map((t) => ({
     name: `分野 ${t}${t === 'crypto' ? '（defi を含む）' : ''} のイベント`,
-    floor: 15,
+    floor: 80,
     target: 80,
     measure: (c: CoverageInput) => count(c, (e) => e.topic === t),
   })),
-  { name: '地域 JP のイベント', floor: 30, target: 150, measure: (c) => count(c, (e) => e.region === 'JP') },
-  { name: '企業・機関（A）', floor: 80, target: 250, measure: (c) => c.served.A.players.length },
-  { name: '関係（A）', floor: 60, target: 150, measure: (c) => c.served.A.relations.length },
-  { name: 'イニシアティブ', floor: 15, target: 40, measure: (c) => c.served.A.initiatives?.length ?? 0 },
+  { name: '地域 JP のイベント', floor: 150, target: 150, measure: (c) => count(c, (e) => e.region === 'JP') },
+  { name: '企業・機関（A）', floor: 250, target: 250, measure: (c) => c.served.A.players.length },
+  { name: '関係（A）', floor: 150, target: 150, measure: (c) => c.served.A.relations.length },
+  { name: 'イニシアティブ', floor: 40, target: 40, measure: (c) => c.served.A.initiatives?.length ?? 0 },
   {
     name: 'イベントが最も少ないイニシアティブの件数',
-    floor: 2,
+    floor: 3,
     target: 3,
     measure: (c) => Math.min(...initiativeSizes(c)),
   },
-  { name: 'イベント（B）', floor: 70, target: 200, measure: (c) => events(c, 'B').length },
-  { name: '関係（B）', floor: 30, target: 100, measure: (c) => c.served.B.relations.length },
+  { name: 'イベント（B）', floor: 200, target: 200, measure: (c) => events(c, 'B').length },
+  { name: '関係（B）', floor: 100, target: 100, measure: (c) => c.served.B.relations.length },
   {
     name: '先頭の出典が一次情報のイベントの割合',
-    floor: 14,
+    floor: 20,
     target: 40,
     percent: true,
     measure: (c) =>
@@ -74,7 +74,7 @@ export const GOALS: readonly Goal[] = [
   },
   {
     name: '2 媒体以上の出典があるイベントの割合',
-    floor: 30,
+    floor: 85,
     target: 90,
     percent: true,
     measure: (c) =>
