@@ -1,5 +1,6 @@
 import type { BuiltDataset, Kind } from './dataset.js';
 import type { QueryRules } from './query.js';
+import { initiativeTopics, queryRules } from './rules.js';
 
 /**
  * Everything a request needs that does not depend on the request, computed once per instance:
@@ -39,22 +40,16 @@ export function prepare(d: BuiltDataset): Prepared {
     open[k] = Buffer.from(`,"${k}":[`);
     whole[k] = Buffer.concat([open[k], ...records[k].flatMap((r, i) => (i ? [COMMA, r] : [r])), CLOSE_ARRAY]);
   }
-  const playerHints = new Map<string, string>();
-  for (const p of d.players) {
-    for (const m of p.members) playerHints.set(m.toLowerCase(), p.id);
-  }
-  for (const p of d.players) playerHints.set(p.id.toLowerCase(), p.id);
-  const topicOf = new Map(d.events.map((e) => [e.id, e.topic]));
   const { asOf, source, attribution } = d.meta;
   const p: Omit<Prepared, 'complete'> = {
     dataset: d,
-    rules: { kinds: d.kinds, ...d.filters, players: new Set(d.players.map((p) => p.id)), playerHints },
+    rules: queryRules(d),
     records,
     whole,
     open,
     head: Buffer.from(`{"meta":${JSON.stringify({ asOf, source, attribution }).slice(0, -1)},"counts":{`),
     labels: Buffer.from(`}},"labels":${JSON.stringify(d.labels)}`),
-    initiativeTopics: (d.initiatives ?? []).map((i) => new Set(i.eventIds.map((id) => topicOf.get(id)!))),
+    initiativeTopics: initiativeTopics(d),
   };
   return { ...p, complete: assemble(p, new Map(d.kinds.map((k) => [k, 'all']))) };
 }

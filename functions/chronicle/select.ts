@@ -1,10 +1,18 @@
-import type { Event, Kind, Player, Relation } from './dataset.js';
+import type { BuiltDataset, Event, Kind, Player, Relation } from './dataset.js';
 import { compareDates } from './dates.js';
-import type { Prepared } from './prepare.js';
 import type { Query } from './query.js';
 
-/** For each requested kind, the positions of the records that pass every filter that applies to it. */
-export function select(p: Prepared, q: Query): Map<Kind, number[] | 'all'> {
+/** What selecting needs: the dataset and, per initiative, its events' topics. No Node APIs. */
+export interface Selectable {
+  dataset: BuiltDataset;
+  initiativeTopics: readonly ReadonlySet<string>[];
+}
+
+/**
+ * For each requested kind, the positions of the records that pass every filter that applies to it.
+ * The explorer page runs this same function over the same dataset, so it shows what the API returns.
+ */
+export function select(p: Selectable, q: Query): Map<Kind, number[] | 'all'> {
   const d = p.dataset;
   const out = new Map<Kind, number[] | 'all'>();
   for (const kind of d.kinds) {
