@@ -2,7 +2,8 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { PROFILES } from './profiles.js';
-import { renderIndexPage } from './page.js';
+import { bundleExplorer } from './explorer.js';
+import { FAVICON_SVG, renderIndexPage, renderNotFoundPage } from './page.js';
 
 export interface Outputs {
   /** Build output the function imports (`.build/`). */
@@ -23,7 +24,15 @@ export async function writeOutputs(o: Outputs): Promise<void> {
   for (const p of PROFILES) build[`${p}.json`] = JSON.stringify(o.datasets[p]);
   build['served.js'] = servedModule(build[`${o.served}.json`]!);
 
-  const pub: Record<string, string> = { 'index.html': renderIndexPage(o.datasets[o.served]) };
+  // Bundled first: a bundle that fails leaves both folders as they were.
+  const explorer = await bundleExplorer();
+  const served = o.datasets[o.served];
+  const pub: Record<string, string> = {
+    ...explorer.files,
+    'index.html': renderIndexPage(served, explorer.assets),
+    '404.html': renderNotFoundPage(served, explorer.assets),
+    'favicon.svg': FAVICON_SVG,
+  };
   for (const [stem, schema] of Object.entries(o.schemas)) pub[`schemas/${stem}.schema.json`] = `${JSON.stringify(schema, null, 2)}\n`;
 
   await replaceDir(o.buildDir, build);

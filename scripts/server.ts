@@ -18,7 +18,7 @@ export interface ServerOptions {
 /**
  * Serves as Netlify does: the function's paths go to the function untouched; other paths are
  * static files from public/ with netlify.toml's header rules, which Netlify applies to static
- * files only.
+ * files only, and a path with neither gets public/404.html with status 404.
  */
 export async function startServer(o: ServerOptions): Promise<Server> {
   const rules = headerRules(join(o.root, 'netlify.toml')).map((r) => ({ ...r, matches: pathPattern(r.for) }));
@@ -34,11 +34,17 @@ export async function startServer(o: ServerOptions): Promise<Server> {
       try {
         const { pathname } = new URL(req.url);
         if (isFunctionPath(pathname) || (req.method !== 'GET' && req.method !== 'HEAD')) return await o.fetch(req);
-        const file = await readStatic(publicDir, pathname);
-        if (!file) return await o.fetch(req);
+        let status = 200;
+        let file = await readStatic(publicDir, pathname);
+        if (!file) {
+          // Netlify answers a path with no file and no function with public/404.html, status 404.
+          file = await readStatic(publicDir, '/404.html');
+          if (!file) return await o.fetch(req);
+          status = 404;
+        }
         const headers: Record<string, string> = { 'Content-Type': file.type, 'Content-Length': String(file.body.byteLength) };
         for (const rule of rules) if (rule.matches(pathname)) Object.assign(headers, rule.values);
-        return new FastResponse(req.method === 'HEAD' ? null : (file.body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+        return new FastResponse(req.method === 'HEAD' ? null : (file.body as Uint8Array<ArrayBuffer>), { status, headers });
       } catch (err) {
         // A local server must never die on a request: log the detail, answer in the API's shape.
         console.error(`${req.method} ${req.url} failed:`, err);
