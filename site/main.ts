@@ -104,6 +104,7 @@ async function start(): Promise<void> {
   }
   const app = new App(ex, main);
   app.render(false);
+  performance.mark('chronicle:first-view');
   document.documentElement.dataset.ready = 'true';
   window.addEventListener('popstate', () => app.render(false));
   document.addEventListener('click', (e) => {

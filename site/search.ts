@@ -50,22 +50,28 @@ export function searchFields(e: Event, players: ReadonlyMap<string, Player>): { 
   return { title: e.title, description: e.description, players: names.join(' / ') };
 }
 
+/** The search index over the events, built on the first search: the first view never waits for it. */
 export class EventSearch {
-  private index = new MiniSearch<{ i: number; title: string; description: string; players: string }>({
-    idField: 'i',
-    fields: ['title', 'description', 'players'],
-    tokenize: indexTokens,
-    processTerm: (t) => t,
-    searchOptions: { tokenize: queryTokens, processTerm: (t) => t, combineWith: 'AND', prefix: false, fuzzy: false },
-  });
+  private index: MiniSearch<{ i: number; title: string; description: string; players: string }> | undefined;
 
-  constructor(events: readonly Event[], players: ReadonlyMap<string, Player>) {
-    this.index.addAll(events.map((e, i) => ({ i, ...searchFields(e, players) })));
-  }
+  constructor(
+    private readonly events: readonly Event[],
+    private readonly players: ReadonlyMap<string, Player>,
+  ) {}
 
   /** Positions of the events the query matches, or undefined when the query has no terms (no search). */
   match(query: string): Set<number> | undefined {
     if (queryTokens(query).length === 0) return undefined;
+    if (!this.index) {
+      this.index = new MiniSearch({
+        idField: 'i',
+        fields: ['title', 'description', 'players'],
+        tokenize: indexTokens,
+        processTerm: (t) => t,
+        searchOptions: { tokenize: queryTokens, processTerm: (t) => t, combineWith: 'AND', prefix: false, fuzzy: false },
+      });
+      this.index.addAll(this.events.map((e, i) => ({ i, ...searchFields(e, this.players) })));
+    }
     return new Set(this.index.search(query).map((r) => r.id as number));
   }
 }
