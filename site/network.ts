@@ -47,10 +47,10 @@ export function networkSvg(
   for (const n of nodes) n.r = 3.5 + 2.2 * Math.sqrt(n.degree);
   const small = nodes.length < 30;
   forceSimulation(nodes)
-    .force('link', forceLink<Node, Link>(links).distance(small ? 70 : 34))
-    .force('charge', forceManyBody().strength(small ? -260 : -45))
-    .force('x', forceX().strength(small ? 0.05 : 0.09))
-    .force('y', forceY().strength(small ? 0.05 : 0.09))
+    .force('link', forceLink<Node, Link>(links).distance(small ? 70 : 45))
+    .force('charge', forceManyBody().strength(small ? -260 : -90))
+    .force('x', forceX().strength(small ? 0.05 : 0.07))
+    .force('y', forceY().strength(small ? 0.05 : 0.07))
     .force(
       'collide',
       forceCollide<Node>((n) => n.r + 2),
@@ -67,18 +67,22 @@ export function networkSvg(
     y1 = Math.max(y1, n.y! + n.r);
   }
   if (!nodes.length) [x0, y0, x1, y1] = [0, 0, 100, 60];
-  const width = x1 - x0 + 2 * pad;
-  const height = y1 - y0 + 2 * pad;
-  const fontSize = Math.max(9, Math.min(14, Math.max(width, height) / 70));
+  const fontSize = Math.max(9, Math.min(14, Math.max(x1 - x0, y1 - y0) / 70));
   // Names beside the best-connected nodes (and the focused one); every other name shows on hover and focus.
   const named = new Set(
     [...nodes]
       .sort((a, b) => b.degree - a.degree)
-      .slice(0, small ? nodes.length : 24)
+      .slice(0, small ? nodes.length : 18)
       .filter((n) => n.degree > 0 || small)
       .map((n) => n.id),
   );
   if (opts.focus) named.add(opts.focus);
+  // Room for the names drawn to the right of their nodes.
+  for (const n of nodes) {
+    if (named.has(n.id)) x1 = Math.max(x1, n.x! + n.r + 2 + [...(ex.players.get(n.id)?.nameJa ?? n.id)].length * fontSize);
+  }
+  const width = x1 - x0 + 2 * pad;
+  const height = y1 - y0 + 2 * pad;
   const fixed = (v: number) => Math.round(v * 10) / 10;
 
   const edges = links.map((l) => {

@@ -44,75 +44,93 @@ export function orgPage(ex: Explorer, id: string): Page {
     el: view(
       'org',
       h('p', { class: 'crumbs' }, h('a', { href: '/?view=network' }, '関係ネットワーク'), ' › 企業・機関'),
-      h1(p.nameJa),
-      h('p', { class: 'en', lang: 'en' }, p.id),
       h(
-        'dl',
-        { class: 'facts' },
-        fact('種別', label(ex, 'category', p.category)),
-        'sector' in p ? fact('業種', label(ex, 'sector', p.sector)) : null,
-        fact('地域', label(ex, 'region', p.region)),
-        p.members.length ? fact('グループ会社・旧名', p.members.join('、')) : null,
-      ),
-      p.description !== undefined ? h('p', { class: 'description' }, p.description || '説明はまだありません。') : null,
-      h(
-        'p',
-        { class: 'links' },
-        h('a', { href: `/?player=${enc(id)}` }, '年表でこの企業・機関に絞り込む'),
-        ' ・ ',
-        h('a', { href: `/api/chronicle?player=${enc(id)}` }, 'API で取得（JSON）'),
-      ),
-      h(
-        'section',
-        { 'aria-labelledby': 'org-relations' },
-        h('h2', { id: 'org-relations' }, `関係（${relations.length} 件）`),
-        relations.length
+        'div',
+        { class: 'org-head' },
+        h(
+          'div',
+          { class: 'info' },
+          h1(p.nameJa),
+          h('p', { class: 'en', lang: 'en' }, p.id),
+          h(
+            'dl',
+            { class: 'facts' },
+            fact('種別', label(ex, 'category', p.category)),
+            'sector' in p ? fact('業種', label(ex, 'sector', p.sector)) : null,
+            fact('地域', label(ex, 'region', p.region)),
+            p.members.length ? fact('グループ会社・旧名', p.members.join('、')) : null,
+          ),
+          p.description !== undefined ? h('p', { class: 'description' }, p.description || '説明はまだありません。') : null,
+          h(
+            'p',
+            { class: 'links' },
+            h('a', { href: `/?player=${enc(id)}` }, '年表でこの企業・機関に絞り込む'),
+            ' ・ ',
+            h('a', { href: `/api/chronicle?player=${enc(id)}` }, 'API で取得（JSON）'),
+          ),
+        ),
+        neighbours.length
           ? h(
-              'ul',
-              { class: 'relations' },
-              relations.map((r) =>
-                h(
-                  'li',
-                  null,
-                  h('span', { class: `tag rel rel-${r.type}` }, label(ex, 'relation', r.type)),
-                  ' ',
-                  h('a', { href: orgHref(other(r)) }, ex.players.get(other(r))?.nameJa ?? other(r)),
-                  `（${r.year}年）`,
-                  h('span', { class: 'label' }, r.label),
-                  ' ',
-                  h('a', { href: r.source, rel: 'external noopener noreferrer', class: 'source' }, '出典'),
-                ),
-              ),
-            )
-          : h('p', null, '記録された関係はまだありません。'),
-      ),
-      neighbours.length
-        ? h(
-            'section',
-            { 'aria-labelledby': 'org-neighbours' },
-            h('h2', { id: 'org-neighbours' }, `つながりのある企業・機関（${neighbours.length}）`),
-            h(
-              'ul',
-              { class: 'neighbours' },
-              neighbours.map((n) => {
-                const q = ex.players.get(n);
-                return h(
-                  'li',
-                  null,
-                  h('span', { class: `swatch dot cat-${q?.category ?? 'none'}`, 'aria-hidden': 'true' }),
-                  h('a', { href: orgHref(n) }, q?.nameJa ?? n),
-                  `（${label(ex, 'category', q?.category)}）`,
-                );
-              }),
-            ),
-            h(
               'figure',
               { class: 'ego' },
               networkSvg(ex, [...around], ego, { title: `${p.nameJa} の周辺の関係図`, focus: id }),
               h('figcaption', null, `${p.nameJa} と、つながりのある企業・機関どうしの関係`),
-            ),
-          )
-        : null,
+            )
+          : null,
+      ),
+      h(
+        'div',
+        { class: 'org-links' },
+        h(
+          'section',
+          { 'aria-labelledby': 'org-relations' },
+          h('h2', { id: 'org-relations' }, `関係（${relations.length} 件）`),
+          relations.length
+            ? h(
+                'ul',
+                { class: 'relations' },
+                relations.map((r) =>
+                  h(
+                    'li',
+                    null,
+                    h('span', { class: `tag rel rel-${r.type}` }, label(ex, 'relation', r.type)),
+                    ' ',
+                    h('a', { href: orgHref(other(r)) }, ex.players.get(other(r))?.nameJa ?? other(r)),
+                    `（${r.year}年）`,
+                    h(
+                      'span',
+                      { class: 'label' },
+                      r.label,
+                      ' ',
+                      h('a', { href: r.source, rel: 'external noopener noreferrer', class: 'source' }, '出典'),
+                    ),
+                  ),
+                ),
+              )
+            : h('p', null, '記録された関係はまだありません。'),
+        ),
+        neighbours.length
+          ? h(
+              'section',
+              { 'aria-labelledby': 'org-neighbours' },
+              h('h2', { id: 'org-neighbours' }, `つながりのある企業・機関（${neighbours.length}）`),
+              h(
+                'ul',
+                { class: 'neighbours' },
+                neighbours.map((n) => {
+                  const q = ex.players.get(n);
+                  return h(
+                    'li',
+                    null,
+                    h('span', { class: `swatch dot cat-${q?.category ?? 'none'}`, 'aria-hidden': 'true' }),
+                    h('a', { href: orgHref(n) }, q?.nameJa ?? n),
+                    `（${label(ex, 'category', q?.category)}）`,
+                  );
+                }),
+              ),
+            )
+          : null,
+      ),
       h(
         'section',
         { 'aria-labelledby': 'org-events' },

@@ -45,6 +45,7 @@ export class TimelineView {
   private readonly playerSelect: HTMLSelectElement;
   private readonly playerChips: HTMLElement;
   private readonly count: HTMLElement;
+  private readonly summary: HTMLElement;
   private readonly error: HTMLElement;
   private readonly apiLink: HTMLAnchorElement;
   private readonly results: HTMLElement;
@@ -84,6 +85,7 @@ export class TimelineView {
     });
     this.playerChips = h('ul', { class: 'chips', 'aria-label': '選択中の企業・機関' });
     this.count = h('p', { class: 'count', role: 'status' });
+    this.summary = h('summary', null, '絞り込み');
     this.error = h('div', { class: 'error', role: 'alert', hidden: true });
     this.apiLink = h('a', { class: 'api-link' }, 'この条件の API の答え（JSON）');
     this.results = h('div', { class: 'results' });
@@ -108,7 +110,7 @@ export class TimelineView {
       h(
         'details',
         { class: 'more', open: window.matchMedia('(min-width: 56rem)').matches },
-        h('summary', null, '絞り込み'),
+        this.summary,
         group('topic', '分野'),
         group('region', '地域'),
         group('status', '状況'),
@@ -233,6 +235,9 @@ export class TimelineView {
         ),
       ),
     );
+
+    const active = route.pieces.filter((p) => p.name !== 'include').length;
+    this.summary.textContent = active ? `絞り込み（条件 ${active} 件）` : '絞り込み';
 
     const api = `/api/chronicle?include=events${route.filter ? `&${route.filter}` : ''}`;
     this.apiLink.href = api;
