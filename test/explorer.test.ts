@@ -22,10 +22,6 @@ const BUNDLE_BUDGET_BYTES = 40 * 1024;
 
 const WORKSPACE = inject('workspace');
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-// The function's own paths, from the module Netlify loads (the workspace copy has the build it imports).
-const { config } = (await import(
-  join(WORKSPACE, 'functions/chronicle/chronicle.ts')
-)) as typeof import('../functions/chronicle/chronicle.js');
 
 let dir: string;
 let server: Server;
@@ -34,6 +30,8 @@ let browser: Browser;
 let page: Page;
 const problems: string[] = [];
 const requested = new Set<string>();
+/** The servers of this test: the only hosts the page may ask. */
+const origins = new Set<string>();
 
 interface Answer {
   meta: Meta;
@@ -110,8 +108,9 @@ beforeAll(async () => {
   });
   expect(built.diagnostics).toEqual([]);
   await copyFile(join(ROOT, 'netlify.toml'), join(dir, 'netlify.toml'));
-  server = await startServer({ fetch: createHandler(built.datasets!.A), functionPaths: config.path, root: dir, port: 0 });
+  server = await startServer({ fetch: createHandler(built.datasets!.A), functionPaths: inject('functionPaths'), root: dir, port: 0 });
   origin = new URL(server.url!).origin;
+  origins.add(origin);
   browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -227,6 +226,13 @@ describe('the explorer in a headless browser', () => {
     expect(await page.$eval('main h1', (e) => e.textContent)).toBe(boj.nameJa);
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
 
+    // By keyboard: a node is a link; Enter on it opens the page too.
+    await open('/?view=network');
+    await page.$eval('svg.network .node[data-id="Bank of Japan"]', (e) => (e as SVGElement).focus());
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe('Bank of Japan');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => location.search === '?org=Bank%20of%20Japan');
+
     // Filtered by topic: the API's relations of that topic, every player still a node.
     await open('/?view=network&topic=cbdc');
     const { body } = await api('include=relations,players&topic=cbdc');
@@ -286,6 +292,12 @@ describe('the explorer in a headless browser', () => {
     found.push(...(await seriousViolations()).map((v) => `404: ${v}`));
     expect(found).toEqual([]);
     expect(await page.$eval('html', (e) => e.getAttribute('lang'))).toBe('ja');
+    // The first Tab reaches the skip link, which leads into the main content.
+    await open('/');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('skip');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
   }, 60_000);
 
   it('fits a 360 px wide screen without horizontal scrolling', async () => {
@@ -307,6 +319,50 @@ describe('the explorer in a headless browser', () => {
     }
   }, 30_000);
 
+  it('works on Profile B, which has no initiatives and no sources list', async () => {
+    const dirB = await mkdtemp(join(WORKSPACE, 'explorer-b-'));
+    const built = await build({
+      contentDir: CONTENT,
+      asOf: AS_OF,
+      buildDir: join(dirB, '.build'),
+      publicDir: join(dirB, 'public'),
+      served: 'B',
+    });
+    await copyFile(join(ROOT, 'netlify.toml'), join(dirB, 'netlify.toml'));
+    const serverB = await startServer({
+      fetch: createHandler(built.datasets!.B),
+      functionPaths: inject('functionPaths'),
+      root: dirB,
+      port: 0,
+    });
+    try {
+      const b = new URL(serverB.url!).origin;
+      origins.add(b);
+      const answer = async (q: string) => ((await (await fetch(`${b}/api/chronicle?${q}`)).json()) as Answer).events;
+      for (const filter of ['topic=defi', 'region=JP&key=true']) {
+        await page.goto(`${b}/?${filter}`, { waitUntil: 'load' });
+        await page.waitForSelector('html[data-ready]');
+        const events = await answer(`include=events&${filter}`);
+        expect(await shownTitles(), filter).toEqual(events.map((e) => e.title).reverse());
+        // One source per event in B: the event's `source`, marked as the primary one.
+        expect(await page.$$eval('.event .sources a', (els) => els.map((e) => e.getAttribute('href')))).toEqual(
+          events.map((e) => e.source).reverse(),
+        );
+      }
+      expect(await page.$('a[href="/?view=initiatives"]')).toBeNull();
+      expect(await page.$eval('header .profile', (e) => e.textContent)).toContain('基本版');
+      await page.goto(`${b}/?view=network`, { waitUntil: 'load' });
+      await page.waitForSelector('html[data-ready]');
+      expect(await page.$$eval('svg.network .node', (els) => els.length)).toBe(built.datasets!.B.players.length);
+      await page.goto(`${b}/?initiative=x`, { waitUntil: 'load' });
+      await page.waitForSelector('html[data-ready]');
+      expect(await page.$eval('main h1', (e) => e.textContent)).toBe('イニシアティブが見つかりません');
+    } finally {
+      await serverB.close(true);
+      await rm(dirB, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   it('shows events within a second, asks no other host, and logs no error', async () => {
     await page.goto(`${origin}/`, { waitUntil: 'load' });
     await page.waitForSelector('.event');
@@ -314,7 +370,7 @@ describe('the explorer in a headless browser', () => {
     const ms = await page.evaluate(() => performance.getEntriesByName('chronicle:first-view')[0]!.startTime);
     console.log(`explorer: events shown ${Math.round(ms)} ms after navigation started`);
     expect(ms).toBeLessThan(1000);
-    const elsewhere = [...requested].filter((u) => new URL(u).origin !== origin);
+    const elsewhere = [...requested].filter((u) => !origins.has(new URL(u).origin));
     expect(elsewhere).toEqual([]);
     // Headless Chromium fetches no favicon; the page links one that is there.
     const icon = await page.$eval('link[rel="icon"]', (e) => (e as HTMLLinkElement).href);

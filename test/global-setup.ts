@@ -14,6 +14,11 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The project copy the tests build and serve from. */
     workspace: string;
+    /**
+     * The function's paths (`config.path` of functions/chronicle/chronicle.ts), read once after the
+     * build: the module imports `.build/`, which a fresh clone lacks and `npm start` replaces.
+     */
+    functionPaths: string[];
   }
 }
 
@@ -24,5 +29,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'pipeline/cli.ts', 'build'], { cwd: dir, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm run build failed before the tests:\n${r.stderr}`);
   project.provide('workspace', dir);
+  const { config } = (await import(join(dir, 'functions/chronicle/chronicle.ts'))) as typeof import('../functions/chronicle/chronicle.js');
+  project.provide('functionPaths', config.path);
   return () => rm(dir, { recursive: true, force: true });
 }

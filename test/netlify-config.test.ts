@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { CACHE_HEADERS, COMMON_HEADERS, STATIC_HEADERS } from '../functions/chronicle/headers.js';
 import { API_PATH } from '../functions/chronicle/handler.js';
 import { headerRules, pathMatches } from '../scripts/netlify-toml.js';
@@ -9,12 +9,8 @@ import { ROOT } from './helpers.js';
 
 const toml = join(ROOT, 'netlify.toml');
 
-// The function module imports the build (`#served`), which the test setup makes in its project
-// copy, not in the checkout: read the function's config from there.
-let config: { path: string[] };
-beforeAll(async () => {
-  ({ config } = (await import(join(inject('workspace'), 'functions', 'chronicle', 'chronicle.ts'))) as { config: { path: string[] } });
-});
+// The function's paths as its module exports them, read by the test setup after its build.
+const config = { path: inject('functionPaths') };
 
 describe('netlify.toml', () => {
   it('gives static files the same header values the function sets', () => {
