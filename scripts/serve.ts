@@ -23,7 +23,7 @@ const server = await startServer({
   hostname: process.env.HOST ?? '127.0.0.1',
 });
 process.stdout.write(
-  `Onchain Finance Trends API（プロファイル ${served.profile}、asOf ${served.meta.asOf}）\n  ${server.url}api/chronicle\n  止めるには Ctrl+C\n`,
+  `Onchain Finance Trends API（プロファイル ${served.profile}、asOf ${served.meta.asOf}）\n  ${server.url}api/chronicle\n  エクスプローラー: ${server.url}\n  止めるには Ctrl+C\n`,
 );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -8,7 +8,9 @@ import type { Server } from 'srvx';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Event, Initiative, Meta, Player, Relation } from '../functions/chronicle/dataset.js';
 import { createHandler } from '../functions/chronicle/handler.js';
-import { build } from '../pipeline/build.js';
+import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
+import { runPipeline } from '../pipeline/build.js';
+import { writeOutputs } from '../pipeline/output.js';
 import { startServer } from '../scripts/server.js';
 import { AS_OF, CONTENT, ROOT } from './helpers.js';
 
@@ -97,18 +99,26 @@ async function seriousViolations(): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
+/** Writes the build output for one served profile into a folder of its own and serves it there. */
+async function serveProfile(profile: Profile): Promise<{ dir: string; server: Server; dataset: BuiltDataset }> {
+  const out = await mkdtemp(join(WORKSPACE, `explorer-${profile}-`));
+  await writeOutputs({ buildDir: join(out, '.build'), publicDir: join(out, 'public'), datasets, served: profile, schemas });
+  await copyFile(join(ROOT, 'netlify.toml'), join(out, 'netlify.toml'));
+  const dataset = datasets[profile];
+  const s = await startServer({ fetch: createHandler(dataset), functionPaths: inject('functionPaths'), root: out, port: 0 });
+  return { dir: out, server: s, dataset };
+}
+
+let datasets: Record<Profile, BuiltDataset>;
+let schemas: Record<string, Record<string, unknown>>;
+
 beforeAll(async () => {
-  dir = await mkdtemp(join(WORKSPACE, 'explorer-'));
-  const built = await build({
-    contentDir: CONTENT,
-    asOf: AS_OF,
-    buildDir: join(dir, '.build'),
-    publicDir: join(dir, 'public'),
-    served: 'A',
-  });
+  // One pipeline run for both profiles' sites.
+  const built = await runPipeline({ contentDir: CONTENT, asOf: AS_OF });
   expect(built.diagnostics).toEqual([]);
-  await copyFile(join(ROOT, 'netlify.toml'), join(dir, 'netlify.toml'));
-  server = await startServer({ fetch: createHandler(built.datasets!.A), functionPaths: inject('functionPaths'), root: dir, port: 0 });
+  datasets = built.datasets!;
+  schemas = built.schemas!;
+  ({ dir, server } = await serveProfile('A'));
   origin = new URL(server.url!).origin;
   origins.add(origin);
   browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
@@ -279,7 +289,7 @@ describe('the explorer in a headless browser', () => {
   it('has no serious or critical accessibility violations (axe-core)', async () => {
     const found: string[] = [];
     for (const path of [
-      '/?topic=cbdc',
+      '/?topic=cbdc&region=JP',
       '/?topic=cdbc',
       '/?view=network',
       '/?org=Bank%20of%20Japan',
@@ -320,21 +330,7 @@ describe('the explorer in a headless browser', () => {
   }, 30_000);
 
   it('works on Profile B, which has no initiatives and no sources list', async () => {
-    const dirB = await mkdtemp(join(WORKSPACE, 'explorer-b-'));
-    const built = await build({
-      contentDir: CONTENT,
-      asOf: AS_OF,
-      buildDir: join(dirB, '.build'),
-      publicDir: join(dirB, 'public'),
-      served: 'B',
-    });
-    await copyFile(join(ROOT, 'netlify.toml'), join(dirB, 'netlify.toml'));
-    const serverB = await startServer({
-      fetch: createHandler(built.datasets!.B),
-      functionPaths: inject('functionPaths'),
-      root: dirB,
-      port: 0,
-    });
+    const { dir: dirB, server: serverB, dataset: datasetB } = await serveProfile('B');
     try {
       const b = new URL(serverB.url!).origin;
       origins.add(b);
@@ -353,7 +349,7 @@ describe('the explorer in a headless browser', () => {
       expect(await page.$eval('header .profile', (e) => e.textContent)).toContain('基本版');
       await page.goto(`${b}/?view=network`, { waitUntil: 'load' });
       await page.waitForSelector('html[data-ready]');
-      expect(await page.$$eval('svg.network .node', (els) => els.length)).toBe(built.datasets!.B.players.length);
+      expect(await page.$$eval('svg.network .node', (els) => els.length)).toBe(datasetB.players.length);
       await page.goto(`${b}/?initiative=x`, { waitUntil: 'load' });
       await page.waitForSelector('html[data-ready]');
       expect(await page.$eval('main h1', (e) => e.textContent)).toBe('イニシアティブが見つかりません');
