@@ -68,10 +68,14 @@ export class TimelineView {
       id: 'q',
       name: 'q',
       autocomplete: 'off',
-      placeholder: '例: 預金トークン、日本銀行',
+      placeholder: '例: 預金トークン',
       oninput: () => {
         window.clearTimeout(this.typing);
-        this.typing = window.setTimeout(() => this.go({ ...this.route, q: this.search.value.trim() }, 'replace'), 250);
+        // The first keystrokes of a search make a history entry, the rest refine it: Back leaves the search.
+        this.typing = window.setTimeout(
+          () => this.go({ ...this.route, q: this.search.value.trim() }, this.route.q ? 'replace' : 'push'),
+          250,
+        );
       },
     });
     this.from = this.dateInput('from', '開始（YYYY、YYYY-MM、YYYY-MM-DD）');
