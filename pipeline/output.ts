@@ -2,6 +2,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { PROFILES } from './profiles.js';
+import { forceLayout } from '../site/layout.js';
 import { bundleExplorer } from './explorer.js';
 import { FAVICON_SVG, renderIndexPage, renderNotFoundPage } from './page.js';
 
@@ -32,6 +33,13 @@ export async function writeOutputs(o: Outputs): Promise<void> {
     'index.html': renderIndexPage(served, explorer.assets),
     '404.html': renderNotFoundPage(served, explorer.assets),
     'favicon.svg': FAVICON_SVG,
+    // The whole relation network laid out once here, so that the page draws it without waiting.
+    'network-layout.json': JSON.stringify(
+      forceLayout(
+        served.players.map((p) => p.id),
+        served.relations,
+      ),
+    ),
   };
   for (const [stem, schema] of Object.entries(o.schemas)) pub[`schemas/${stem}.schema.json`] = `${JSON.stringify(schema, null, 2)}\n`;
 

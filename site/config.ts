@@ -17,3 +17,6 @@ export const CONFIG_ELEMENT_ID = 'chronicle-config';
 
 /** Where the explorer reads the dataset: the API itself, unfiltered. */
 export const API_PATH = '/api/chronicle';
+
+/** The build's layout of the whole relation network (public/network-layout.json). */
+export const LAYOUT_PATH = '/network-layout.json';

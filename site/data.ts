@@ -2,7 +2,8 @@ import type { BuiltDataset, Event, Initiative, Player } from '../functions/chron
 import { parseQuery, type Parsed, type Query, type QueryRules } from '../functions/chronicle/query.js';
 import { initiativeTopics, queryRules } from '../functions/chronicle/rules.js';
 import { select, type Selectable } from '../functions/chronicle/select.js';
-import { API_PATH, type ExplorerConfig } from './config.js';
+import { API_PATH, LAYOUT_PATH, type ExplorerConfig } from './config.js';
+import type { Positions } from './layout.js';
 import { EventSearch } from './search.js';
 
 /** The dataset as the page holds it, with the API's own query rules and selection. */
@@ -15,10 +16,16 @@ export interface Explorer {
   initiatives: Map<string, Initiative>;
   eventIndex: Map<string, number>;
   search: EventSearch;
+  /** Where the build placed each player in the whole network; undefined if it could not be read. */
+  layout: Positions | undefined;
 }
 
 /** Reads the whole dataset once from the API; every filter afterwards runs in the page. */
 export async function loadExplorer(config: ExplorerConfig): Promise<Explorer> {
+  // The layout is small and comes alongside; without it the page lays the network out itself.
+  const layout = fetch(LAYOUT_PATH)
+    .then((r) => (r.ok ? (r.json() as Promise<Positions>) : undefined))
+    .catch(() => undefined);
   const res = await fetch(API_PATH, { headers: { Accept: 'application/json' } });
   const body = (await res.json()) as Omit<BuiltDataset, 'profile' | 'version' | 'kinds' | 'filters'> & { message?: string };
   if (!res.ok) throw new Error(body.message ?? `HTTP ${res.status}`);
@@ -44,6 +51,7 @@ export async function loadExplorer(config: ExplorerConfig): Promise<Explorer> {
     initiatives: new Map((dataset.initiatives ?? []).map((i) => [i.id, i])),
     eventIndex: new Map(dataset.events.map((e, i) => [e.id, i])),
     search: new EventSearch(dataset.events, players),
+    layout: await layout,
   };
 }
 

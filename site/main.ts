@@ -102,6 +102,7 @@ async function start(): Promise<void> {
     );
     return;
   }
+  performance.mark('chronicle:data');
   const app = new App(ex, main);
   app.render(false);
   performance.mark('chronicle:first-view');

@@ -1,70 +1,49 @@
-import {
-  forceCollide,
-  forceLink,
-  forceManyBody,
-  forceSimulation,
-  forceX,
-  forceY,
-  type SimulationLinkDatum,
-  type SimulationNodeDatum,
-} from 'd3-force';
 import type { Relation } from '../functions/chronicle/dataset.js';
 import { label, type Explorer } from './data.js';
 import { h, svg } from './dom.js';
+import { forceLayout, radius, type Positions } from './layout.js';
 import { orgHref } from './route.js';
 
-interface Node extends SimulationNodeDatum {
+interface Node {
   id: string;
   degree: number;
   r: number;
+  x: number;
+  y: number;
 }
-
-type Link = SimulationLinkDatum<Node> & { relation: Relation };
 
 /**
  * The relation network of these players as an SVG: one node per player, coloured by category, one
- * line per relation between two of them, coloured by type. The layout (d3-force) runs to its end
- * before anything is drawn, so the picture is static and cheap to keep on screen; d3-force starts
- * from the same positions every time, so the same data gives the same picture.
+ * line per relation between two of them, coloured by type. Positions come from `positions` (the
+ * build's layout of the whole network, so a filter keeps every node in its place) when it places
+ * every node, or from a layout run here. The picture is static and cheap to keep on screen.
  */
 export function networkSvg(
   ex: Explorer,
   playerIds: readonly string[],
   relations: readonly Relation[],
-  opts: { title: string; focus?: string },
+  opts: { title: string; focus?: string; positions?: Positions },
 ): SVGSVGElement {
-  const nodes: Node[] = playerIds.map((id) => ({ id, degree: 0, r: 4 }));
+  const ids = new Set(playerIds);
+  const shown = relations.filter((r) => ids.has(r.a) && ids.has(r.b));
+  const placed = opts.positions && playerIds.every((id) => opts.positions![id]) ? opts.positions : forceLayout(playerIds, shown);
+  const nodes: Node[] = playerIds.map((id) => ({ id, degree: 0, r: 0, x: placed[id]![0], y: placed[id]![1] }));
   const byId = new Map(nodes.map((n) => [n.id, n]));
-  const links: Link[] = [];
-  for (const r of relations) {
-    const a = byId.get(r.a);
-    const b = byId.get(r.b);
-    if (!a || !b) continue;
-    a.degree++;
-    b.degree++;
-    links.push({ source: a, target: b, relation: r });
+  const links = shown.map((relation) => ({ source: byId.get(relation.a)!, target: byId.get(relation.b)!, relation }));
+  for (const l of links) {
+    l.source.degree++;
+    l.target.degree++;
   }
-  for (const n of nodes) n.r = 3.5 + 2.2 * Math.sqrt(n.degree);
+  for (const n of nodes) n.r = radius(n.degree);
   const small = nodes.length < 30;
-  forceSimulation(nodes)
-    .force('link', forceLink<Node, Link>(links).distance(small ? 70 : 45))
-    .force('charge', forceManyBody().strength(small ? -260 : -90))
-    .force('x', forceX().strength(small ? 0.05 : 0.07))
-    .force('y', forceY().strength(small ? 0.05 : 0.07))
-    .force(
-      'collide',
-      forceCollide<Node>((n) => n.r + 2),
-    )
-    .stop()
-    .tick(small ? 200 : 320);
 
   const pad = 24;
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const n of nodes) {
-    x0 = Math.min(x0, n.x! - n.r);
-    y0 = Math.min(y0, n.y! - n.r);
-    x1 = Math.max(x1, n.x! + n.r);
-    y1 = Math.max(y1, n.y! + n.r);
+    x0 = Math.min(x0, n.x - n.r);
+    y0 = Math.min(y0, n.y - n.r);
+    x1 = Math.max(x1, n.x + n.r);
+    y1 = Math.max(y1, n.y + n.r);
   }
   if (!nodes.length) [x0, y0, x1, y1] = [0, 0, 100, 60];
   const fontSize = Math.max(9, Math.min(14, Math.max(x1 - x0, y1 - y0) / 70));
@@ -79,18 +58,18 @@ export function networkSvg(
   if (opts.focus) named.add(opts.focus);
   // Room for the names drawn to the right of their nodes.
   for (const n of nodes) {
-    if (named.has(n.id)) x1 = Math.max(x1, n.x! + n.r + 2 + [...(ex.players.get(n.id)?.nameJa ?? n.id)].length * fontSize);
+    if (named.has(n.id)) x1 = Math.max(x1, n.x + n.r + 2 + [...(ex.players.get(n.id)?.nameJa ?? n.id)].length * fontSize);
   }
   const width = x1 - x0 + 2 * pad;
   const height = y1 - y0 + 2 * pad;
   const fixed = (v: number) => Math.round(v * 10) / 10;
 
   const edges = links.map((l) => {
-    const s = l.source as Node;
-    const t = l.target as Node;
+    const s = l.source;
+    const t = l.target;
     return svg(
       'line',
-      { class: `edge rel-${l.relation.type}`, x1: fixed(s.x!), y1: fixed(s.y!), x2: fixed(t.x!), y2: fixed(t.y!) },
+      { class: `edge rel-${l.relation.type}`, x1: fixed(s.x), y1: fixed(s.y), x2: fixed(t.x), y2: fixed(t.y) },
       svg(
         'title',
         null,
@@ -111,8 +90,8 @@ export function networkSvg(
         'data-id': n.id,
       },
       svg('title', null, text),
-      svg('circle', { cx: fixed(n.x!), cy: fixed(n.y!), r: fixed(n.r) }),
-      svg('text', { x: fixed(n.x! + n.r + 2), y: fixed(n.y! + fontSize / 3), 'font-size': fixed(fontSize), 'aria-hidden': 'true' }, name),
+      svg('circle', { cx: fixed(n.x), cy: fixed(n.y), r: fixed(n.r) }),
+      svg('text', { x: fixed(n.x + n.r + 2), y: fixed(n.y + fontSize / 3), 'font-size': fixed(fontSize), 'aria-hidden': 'true' }, name),
     );
   });
   return svg(

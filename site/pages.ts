@@ -289,7 +289,7 @@ export function networkPage(ex: Explorer, route: Route, navigate: Navigate): Pag
           ex,
           players.map((p) => p.id),
           relations,
-          { title: '企業・機関の関係ネットワーク' },
+          { title: '企業・機関の関係ネットワーク', positions: ex.layout },
         ),
         legend(ex, categories, types),
       ),

@@ -230,6 +230,12 @@ describe('the explorer in a headless browser', () => {
     const edges = await page.$eval('svg.network', (e) => Number(e.getAttribute('data-edges')));
     expect(edges).toBe(everything.relations.length);
 
+    // Placed where the build laid the whole network out, so the page does not wait for a layout.
+    const layout = (await (await fetch(`${origin}/network-layout.json`)).json()) as Record<string, [number, number]>;
+    expect(Object.keys(layout).sort()).toEqual(everything.players.map((p) => p.id).sort());
+    const cx = await page.$eval('svg.network .node[data-id="Bank of Japan"] circle', (e) => Number(e.getAttribute('cx')));
+    expect(cx).toBe(layout['Bank of Japan']![0]);
+
     const boj = everything.players.find((p) => p.id === 'Bank of Japan')!;
     await page.click('svg.network .node[data-id="Bank of Japan"] circle');
     await page.waitForFunction(() => location.search === '?org=Bank%20of%20Japan');
