@@ -59,8 +59,24 @@ export function eventCard(ex: Explorer, e: Event, level: number): HTMLElement {
  * Events grouped by year and month, in the order given. An event dated to the year only sits under
  * 「月不明」 in its year, after (newest first) or before (oldest first) the dated months.
  */
-export function timeline(ex: Explorer, events: readonly Event[], level: number): HTMLElement {
+export function timeline(ex: Explorer, events: readonly Event[], level: number, opts: { yearIndex?: boolean } = {}): HTMLElement {
   const root = h('div', { class: 'timeline' });
+  const years = new Map<string, number>();
+  for (const e of events) years.set(e.date.slice(0, 4), (years.get(e.date.slice(0, 4)) ?? 0) + 1);
+  const yearId = (y: string) => `y-${level}-${y}`;
+  if (opts.yearIndex && years.size > 1) {
+    root.append(
+      h(
+        'nav',
+        { class: 'years', 'aria-label': '年へ移動' },
+        h(
+          'ul',
+          null,
+          [...years].map(([y, n]) => h('li', null, h('a', { href: `#${yearId(y)}` }, `${y}年`, h('span', { class: 'n' }, ` ${n}`)))),
+        ),
+      ),
+    );
+  }
   let year: HTMLElement | undefined;
   let list: HTMLElement | undefined;
   let lastYear = '';
@@ -71,8 +87,8 @@ export function timeline(ex: Explorer, events: readonly Event[], level: number):
     if (y !== lastYear) {
       year = h(
         'section',
-        { class: 'year', 'aria-labelledby': `y-${level}-${y}` },
-        h(heading(level), { id: `y-${level}-${y}`, class: 'year-heading' }, `${y}年`),
+        { class: 'year', 'aria-labelledby': yearId(y) },
+        h(heading(level), { id: yearId(y), class: 'year-heading' }, `${y}年`, h('span', { class: 'n' }, `（${years.get(y)} 件）`)),
       );
       root.append(year);
       lastYear = y;

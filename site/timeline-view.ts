@@ -265,7 +265,7 @@ export class TimelineView {
     this.count.textContent = `${shown.length} 件の出来事${route.q ? `（「${route.q}」を含む）` : ''}・新しい順`;
     this.results.replaceChildren(
       shown.length
-        ? timeline(ex, eventsOf(ex, shown), 2)
+        ? timeline(ex, eventsOf(ex, shown), 2, { yearIndex: true })
         : h('p', { class: 'empty' }, '条件に合う出来事はありません。条件を減らしてみてください。'),
     );
   }
