@@ -19,7 +19,13 @@ const FAVICON = '/favicon.svg';
 
 /** The explorer's page: a shell the script fills, with the credit line and the API's usage always there. */
 export function renderIndexPage(d: BuiltDataset, assets: PageAssets): string {
-  const config: ExplorerConfig = { profile: d.profile, profileName: PROFILE_NAMES[d.profile], kinds: d.kinds, filters: d.filters };
+  const config: ExplorerConfig = {
+    profile: d.profile,
+    profileName: PROFILE_NAMES[d.profile],
+    kinds: d.kinds,
+    filters: d.filters,
+    otherCodes: d.otherCodes,
+  };
   // `<` escaped, so that no value can close the script element.
   const configJson = JSON.stringify(config).replace(/</g, '\\u003c');
   return shell(d, assets, {

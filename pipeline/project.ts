@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BuiltDataset, Event, Initiative, Player, Profile, Relation } from '../functions/chronicle/dataset.js';
+import type { BuiltDataset, CodeParam, Event, OtherCode, Initiative, Player, Profile, Relation } from '../functions/chronicle/dataset.js';
 import type { Records } from './crosscheck.js';
 import { isExtended, KINDS } from './profiles.js';
 import type { Site } from './site.js';
@@ -75,6 +75,11 @@ export function project(v: Vocabulary, r: Records, site: Site, p: Profile, asOf:
       region: v.profileCodes('region', p).map((c) => c.code),
       status: v.profileCodes('status', p).map((c) => c.code),
     },
+    otherCodes: {
+      topic: otherCodes(v, 'topic', p),
+      region: otherCodes(v, 'region', p),
+      status: otherCodes(v, 'status', p),
+    },
     meta: { asOf, source: site[p].source, attribution: site[p].attribution },
     labels: v.labels(p),
     events,
@@ -97,4 +102,15 @@ export function project(v: Vocabulary, r: Records, site: Site, p: Profile, asOf:
   }
   const version = createHash('sha256').update(JSON.stringify(dataset)).digest('hex').slice(0, 20);
   return { ...dataset, version };
+}
+
+/** The filter codes of a group that the profile lacks, with where they are (for the hints of a 400). */
+function otherCodes(v: Vocabulary, group: CodeParam, p: Profile): Record<string, OtherCode> {
+  const served = new Set(v.profileCodes(group, p, 'events').map((c) => c.code));
+  const out: Record<string, OtherCode> = {};
+  for (const c of v.groups[group].codes) {
+    if (served.has(c.code) || c.relationsOnly) continue;
+    out[c.code] = { ja: c.ja, ...(c.mapTo[p] ? { mapTo: c.mapTo[p] } : {}), profiles: [...c.profiles] };
+  }
+  return out;
 }

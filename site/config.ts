@@ -10,6 +10,8 @@ export interface ExplorerConfig {
   profileName: string;
   kinds: BuiltDataset['kinds'];
   filters: BuiltDataset['filters'];
+  /** The other profile's codes, so that the page's 400 messages give the function's hints. */
+  otherCodes: BuiltDataset['otherCodes'];
 }
 
 /** The id of the `<script type="application/json">` element that carries the config. */

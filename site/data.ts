@@ -34,6 +34,7 @@ export async function loadExplorer(config: ExplorerConfig): Promise<Explorer> {
     version: '',
     kinds: config.kinds,
     filters: config.filters,
+    otherCodes: config.otherCodes,
     meta: body.meta,
     labels: body.labels,
     events: body.events,

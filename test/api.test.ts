@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
@@ -240,9 +241,9 @@ describe('filters', () => {
   it('player rejects a member name or a wrong case with a hint to the id', async () => {
     const member = await get('A', 'player=Alpha%20Trust');
     expect(member.status).toBe(400);
-    expect(member.json.message).toContain('"Alpha Trust" は Alpha Bank と書いてください');
+    expect(member.json.message).toContain('"Alpha Trust" → Alpha Bank（グループ会社・旧名）');
     const lower = await get('A', 'player=alpha%20bank');
-    expect(lower.json.message).toContain('"alpha bank" は Alpha Bank と書いてください');
+    expect(lower.json.message).toContain('"alpha bank" → Alpha Bank（大文字小文字・空白の違い）');
     const unknown = await get('A', 'player=Nobody');
     expect(unknown.json.message).toContain('player');
     expect(unknown.json.message).toContain('"Nobody"');
@@ -571,5 +572,72 @@ describe('answer cache accounting', () => {
     expect(bodies).toHaveLength(queries.length);
     // The oldest were evicted and rebuilt: the budget held the keys too.
     expect(bodies.filter((b) => !first.has(b)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('hints for Japanese input (still 400: the contract does not change)', () => {
+  const message = async (p: Profile, query: string) => {
+    const r = await get(p, query);
+    expect(r.status, query).toBe(400);
+    expect(r.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+    return r.json.message!;
+  };
+  const q = (s: string) => encodeURIComponent(s);
+
+  it('names the player id for a Japanese name, a former name, a case variant, a short name and a typo', async () => {
+    expect(await message('A', `player=${q('アルファ銀行')}`)).toContain('"アルファ銀行" → Alpha Bank（日本語名）');
+    expect(await message('B', `player=${q('デルタ中央銀行')}`)).toContain('"デルタ中央銀行" → Delta Central Bank（日本語名）');
+    expect(await message('A', 'player=Old+Alpha')).toContain('"Old Alpha" → Alpha Bank（グループ会社・旧名）');
+    expect(await message('A', 'player=ZETA+EXCHANGE')).toContain('"ZETA EXCHANGE" → Zeta Exchange（大文字小文字・空白の違い）');
+    // Full-width letters are what a Japanese keyboard often types.
+    expect(await message('A', `player=${q('Ｂｅｔａ Ｐａｙ')}`)).toContain('→ Beta Pay');
+    expect(await message('A', `player=${q('ゼータ')}`)).toContain('Zeta Exchange（ゼータ取引所） ではありませんか');
+    expect(await message('A', 'player=Gama+Chain')).toContain('Gamma Chain ではありませんか');
+  });
+
+  it('names every offending value with its own hint in one message', async () => {
+    const m = await message('A', `player=${q('アルファ銀行')},Alpha+Trust,Beta+Pay`);
+    expect(m).toContain('"Alpha Trust", "アルファ銀行"');
+    expect(m).toContain('"アルファ銀行" → Alpha Bank（日本語名）');
+    expect(m).toContain('"Alpha Trust" → Alpha Bank（グループ会社・旧名）');
+  });
+
+  it('names the code for a topic, region or status given by its Japanese label or part of it', async () => {
+    expect(await message('A', `topic=${q('ステーブルコイン')}`)).toContain('"ステーブルコイン" → stablecoin（ラベル「ステーブルコイン」）');
+    expect(await message('A', `topic=${q('中央銀行デジタル通貨')}`)).toContain('→ cbdc');
+    expect(await message('A', `topic=${q('ＲＷＡ')}`)).toContain('→ rwa');
+    expect(await message('A', `region=${q('日本')}`)).toContain('"日本" → JP（ラベル「日本」）');
+    expect(await message('B', `region=${q('欧州')},${q('英国')}`)).toMatch(/"欧州" → EU.*"英国" → UK/);
+    expect(await message('A', `status=${q('実証実験')}`)).toContain('→ poc');
+    expect(await message('A', `status=${q('発表')}`)).toContain('"発表" → announced');
+  });
+
+  it('says which parameter a value belongs to when it is given to another', async () => {
+    expect(await message('A', `topic=${q('日本')}`)).toContain('"日本" は region の値です（region=JP）');
+    expect(await message('A', `region=${q('アルファ銀行')}`)).toContain('"アルファ銀行" は player の値です（player=Alpha Bank）');
+  });
+
+  it('explains defi on Profile A and the A-only topics on Profile B', async () => {
+    const defi = await message('A', 'topic=defi');
+    expect(defi).toContain('A では defi は crypto に含まれます（topic=crypto）');
+    expect(await message('A', `topic=${q('分散型金融')}`)).toContain('A では "分散型金融"（defi） は crypto に含まれます');
+    expect(await message('B', 'topic=cbdc')).toContain('cbdc はプロファイル A だけのコードで、このプロファイル B にはありません');
+    expect(await message('B', `topic=${q('暗号資産')}`)).toContain('"暗号資産"（crypto） はプロファイル A だけのコード');
+  });
+
+  it("answers the shipped dataset's examples: 日本銀行 → Bank of Japan, defi on A", async () => {
+    for (const p of ['A', 'B'] as const) {
+      const shipped = JSON.parse(readFileSync(join(inject('workspace'), '.build', `${p}.json`), 'utf8')) as BuiltDataset;
+      const r = await call(createHandler(shipped), `/api/chronicle?player=${q('日本銀行')}`);
+      expect(r.status).toBe(400);
+      expect(r.json.message).toContain('"日本銀行" → Bank of Japan（日本語名）');
+    }
+  });
+
+  it('keeps the plain message for a value nothing resembles, and the typo hint for codes', async () => {
+    const m = await message('A', 'topic=zzz');
+    expect(m).toContain('パラメータ topic の値 "zzz" は使えません。使える値: deposit, stablecoin, cbdc, rwa, crypto。');
+    expect(m).not.toContain('→');
+    expect(await message('A', 'topic=cdbc')).toContain('cbdc ではありませんか');
   });
 });

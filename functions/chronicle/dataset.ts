@@ -64,6 +64,17 @@ export interface Meta {
   attribution: string;
 }
 
+export type CodeParam = 'topic' | 'region' | 'status';
+
+export interface OtherCode {
+  /** Its Japanese label. */
+  ja: string;
+  /** The code this profile counts it as, if any. */
+  mapTo?: string;
+  /** The profiles that serve it. */
+  profiles: Profile[];
+}
+
 export type Labels = Record<string, Record<string, string>>;
 
 export interface BuiltDataset {
@@ -74,6 +85,11 @@ export interface BuiltDataset {
   kinds: Kind[];
   /** Allowed values of the code-valued query parameters in this profile. */
   filters: { topic: string[]; region: string[]; status: string[] };
+  /**
+   * Codes of the vocabulary this profile does not serve as filter values, per parameter, for the
+   * hints of a 400: `defi` in A (counted as `crypto` there), `cbdc` in B (A only).
+   */
+  otherCodes: Record<CodeParam, Record<string, OtherCode>>;
   meta: Meta;
   labels: Labels;
   events: Event[];

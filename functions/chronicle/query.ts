@@ -1,5 +1,6 @@
 import type { Kind } from './dataset.js';
 import { compareDates, isDate } from './dates.js';
+import { hintFor, type Hints } from './hints.js';
 import { closest } from './suggest.js';
 
 /** The API's query parameters, in the order they are normalized and listed in `Netlify-Vary`. */
@@ -25,9 +26,10 @@ export interface QueryRules {
   topic: readonly string[];
   region: readonly string[];
   status: readonly string[];
-  /** Player ids, with lower-cased ids and members for the hint on a near miss. */
+  /** Player ids. */
   players: ReadonlySet<string>;
-  playerHints: ReadonlyMap<string, string>;
+  /** What a refused value most likely meant (Japanese names and labels, members, case, the other profile). */
+  hints: Hints;
 }
 
 export type Parsed = { ok: true; query: Query } | { ok: false; message: string };
@@ -126,12 +128,7 @@ function badValues(param: Param, bad: string[], rules: QueryRules): string {
   const shown = bad.map((v) => `"${clip(v)}"`).join(', ');
   switch (param) {
     case 'player': {
-      const hints = bad
-        .map((v) => {
-          const id = rules.playerHints.get(v.toLowerCase());
-          return id ? `"${clip(v)}" は ${id} と書いてください` : undefined;
-        })
-        .filter(Boolean);
+      const hints = bad.map((v) => hintFor('player', clip(v), rules.hints)).filter(Boolean);
       return (
         `パラメータ player の値 ${shown} は企業・機関の ID ではありません。使える値は players[].id です（include=players で一覧できます）。` +
         (hints.length ? `${hints.join('。')}。` : '')
@@ -144,9 +141,19 @@ function badValues(param: Param, bad: string[], rules: QueryRules): string {
       return `パラメータ key の値 ${shown} は使えません。使える値: true, false。`;
     default: {
       const allowed = param === 'include' ? rules.kinds : rules[param];
-      const near = bad.map((v) => closest(v, allowed)).filter((x): x is string => x !== undefined);
+      const hints: string[] = [];
+      const near: string[] = [];
+      for (const v of bad) {
+        const hint = param === 'include' ? undefined : hintFor(param, clip(v), rules.hints);
+        if (hint) hints.push(hint);
+        else {
+          const c = closest(v, allowed);
+          if (c !== undefined) near.push(c);
+        }
+      }
       return (
         `パラメータ ${param} の値 ${shown} は使えません。使える値: ${allowed.join(', ')}。` +
+        (hints.length ? `${hints.join('。')}。` : '') +
         (near.length ? `${[...new Set(near)].join(', ')} ではありませんか。` : '')
       );
     }

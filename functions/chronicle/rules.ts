@@ -2,16 +2,15 @@
 // the explorer page (site/) bundles this with query.ts and select.ts, so that the page and the
 // function answer a query with the same code.
 import type { BuiltDataset } from './dataset.js';
+import { buildHints, type HintSource } from './hints.js';
 import type { QueryRules } from './query.js';
 
-/** The served profile's allowed values, with lower-cased ids and members for the `player` hint. */
-export function queryRules(d: Pick<BuiltDataset, 'kinds' | 'filters' | 'players'>): QueryRules {
-  const playerHints = new Map<string, string>();
-  for (const p of d.players) {
-    for (const m of p.members) playerHints.set(m.toLowerCase(), p.id);
-  }
-  for (const p of d.players) playerHints.set(p.id.toLowerCase(), p.id);
-  return { kinds: d.kinds, ...d.filters, players: new Set(d.players.map((p) => p.id)), playerHints };
+/**
+ * The served profile's allowed values, with what the hints of a 400 need (Japanese names and labels,
+ * members, the other profile's codes), indexed once.
+ */
+export function queryRules(d: HintSource & Pick<BuiltDataset, 'kinds'>): QueryRules {
+  return { kinds: d.kinds, ...d.filters, players: new Set(d.players.map((p) => p.id)), hints: buildHints(d) };
 }
 
 /** Per initiative, the topics of its events (for the topic filter). */
