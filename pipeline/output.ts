@@ -4,6 +4,7 @@ import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { PROFILES } from './profiles.js';
 import { forceLayout } from '../site/layout.js';
 import { bundleExplorer } from './explorer.js';
+import { openApiDocument } from './openapi.js';
 import { FAVICON_SVG, renderIndexPage, renderNotFoundPage } from './page.js';
 
 export interface Outputs {
@@ -41,11 +42,16 @@ export async function writeOutputs(o: Outputs): Promise<void> {
       ),
     ),
   };
-  for (const [stem, schema] of Object.entries(o.schemas)) pub[`schemas/${stem}.schema.json`] = `${JSON.stringify(schema, null, 2)}\n`;
+  for (const [stem, schema] of Object.entries(o.schemas)) pub[`schemas/${stem}.schema.json`] = json(schema);
+  for (const p of PROFILES) pub[`openapi-${p}.json`] = json(openApiDocument({ dataset: o.datasets[p], schemas: o.schemas }));
+  // The stable URL of the deployment's own description.
+  pub['openapi.json'] = pub[`openapi-${o.served}.json`]!;
 
   await replaceDir(o.buildDir, build);
   await replaceDir(o.publicDir, pub);
 }
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** The module the function imports. A JSON string parsed at load starts faster than the same data as an object literal. */
 export function servedModule(datasetJson: string): string {

@@ -93,7 +93,7 @@ ${page.main}
 <p>topic: ${codes('topic', d.filters.topic)}</p>
 <p>region: ${codes('region', d.filters.region)}</p>
 <p>status: ${codes('status', d.filters.status)}</p>
-<p>全件: <a href="/api/chronicle">/api/chronicle</a> ・ 応答の JSON Schema: <a href="/schemas/response-${d.profile}.schema.json">response-${d.profile}.schema.json</a></p>
+<p>全件: <a href="/api/chronicle">/api/chronicle</a> ・ API の説明（OpenAPI 3.1）: <a href="/openapi.json">openapi.json</a>（プロファイル別: <a href="/openapi-A.json">A</a>、<a href="/openapi-B.json">B</a>） ・ 応答の JSON Schema: <a href="/schemas/response-${d.profile}.schema.json">response-${d.profile}.schema.json</a></p>
 <h2>引用するとき</h2>
 <p>データを公開・引用するときは、次のクレジットとこのページの URL を示してください。</p>
 <blockquote>${esc(d.meta.attribution)}<br><a href="${esc(d.meta.source)}">${esc(d.meta.source)}</a></blockquote>

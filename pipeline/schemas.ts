@@ -182,6 +182,15 @@ export function responseSchema(v: Vocabulary, p: Profile) {
     .meta({ title: `GET /api/chronicle の応答（プロファイル ${p}）` });
 }
 
+/** Every error answer's body. */
+export function errorSchema() {
+  return z
+    .strictObject({
+      message: z.string().min(1).meta({ description: '原因（日本語）。パラメータ、問題の値、使える値と、ありそうな正解を示します' }),
+    })
+    .meta({ title: 'エラーの応答' });
+}
+
 export function toJsonSchema(schema: z.ZodType, name: string): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
   const { $schema, ...rest } = json;
@@ -195,5 +204,6 @@ export function allJsonSchemas(v: Vocabulary): Record<string, Record<string, unk
   const out: Record<string, Record<string, unknown>> = {};
   for (const [k, s] of Object.entries(content) as [ContentKind, z.ZodType][]) out[kindNames[k]] = toJsonSchema(s, kindNames[k]);
   for (const p of ['A', 'B'] as const) out[`response-${p}`] = toJsonSchema(responseSchema(v, p), `response-${p}`);
+  out.error = toJsonSchema(errorSchema(), 'error');
   return out;
 }
