@@ -7,6 +7,7 @@ import type { YamlFile } from './loaders/yaml.js';
 import { PROFILE_NAMES, PROFILES, type Group } from './profiles.js';
 import type { ContentKind, ContentRecord } from './schemas.js';
 import { closest } from '../functions/chronicle/suggest.js';
+import { ARRAY_SEPARATOR } from './downloads.js';
 import { urlProblems } from './urls.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -71,6 +72,7 @@ export function crossCheck(v: Vocabulary, r: Records, salvaged: Salvaged): Diagn
     }
     if (e.sources) {
       checkSources(file, e.sources, out);
+      e.sources.forEach((s, i) => checkSeparator(file, ['sources', i, 'name'], s.name, out));
       e.sources.forEach((s, i) => {
         const uses = urlUses.get(s.url) ?? [];
         if (!uses.some((u) => u.file === file)) uses.push({ file, index: i });
@@ -123,6 +125,7 @@ export function crossCheck(v: Vocabulary, r: Records, salvaged: Salvaged): Diagn
     }
   }
 
+  for (const { file, record: i } of all.initiatives) i.aliases?.forEach((alias, n) => checkSeparator(file, ['aliases', n], alias, out));
   for (const { file, record: i } of r.initiatives) {
     if (!initiativeUse.has(i.id)) {
       out.push(
@@ -136,6 +139,20 @@ export function crossCheck(v: Vocabulary, r: Records, salvaged: Salvaged): Diagn
     }
   }
   return out;
+}
+
+/** List items are joined with ` | ` in the CSV downloads, so an item cannot hold a `|` itself. */
+function checkSeparator(file: YamlFile, path: (string | number)[], value: unknown, out: Diagnostic[]) {
+  if (typeof value === 'string' && value.includes('|')) {
+    out.push(
+      diagnose(
+        file,
+        path,
+        `「|」は書けません（${value}）`,
+        `CSV のダウンロードでリストの項目を「${ARRAY_SEPARATOR}」でつなぐためです。「／」などに置き換えてください`,
+      ),
+    );
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { PROFILES } from './profiles.js';
 import { forceLayout } from '../site/layout.js';
 import { bundleExplorer } from './explorer.js';
+import { downloadFiles } from './downloads.js';
 import { openApiDocument } from './openapi.js';
 import { FAVICON_SVG, renderIndexPage, renderNotFoundPage } from './page.js';
 
@@ -29,7 +30,7 @@ export async function writeOutputs(o: Outputs): Promise<void> {
   // Bundled first: a bundle that fails leaves both folders as they were.
   const explorer = await bundleExplorer();
   const served = o.datasets[o.served];
-  const pub: Record<string, string> = {
+  const pub: Record<string, string | Uint8Array> = {
     ...explorer.files,
     'index.html': renderIndexPage(served, explorer.assets),
     '404.html': renderNotFoundPage(served, explorer.assets),
@@ -46,6 +47,7 @@ export async function writeOutputs(o: Outputs): Promise<void> {
   for (const p of PROFILES) pub[`openapi-${p}.json`] = json(openApiDocument({ dataset: o.datasets[p], schemas: o.schemas }));
   // The stable URL of the deployment's own description.
   pub['openapi.json'] = pub[`openapi-${o.served}.json`]!;
+  for (const p of PROFILES) Object.assign(pub, downloadFiles(o.datasets[p]));
 
   await replaceDir(o.buildDir, build);
   await replaceDir(o.publicDir, pub);
@@ -58,7 +60,7 @@ export function servedModule(datasetJson: string): string {
   return `export default JSON.parse(${JSON.stringify(datasetJson)});\n`;
 }
 
-async function replaceDir(dir: string, files: Record<string, string>): Promise<void> {
+async function replaceDir(dir: string, files: Record<string, string | Uint8Array>): Promise<void> {
   const next = `${dir}.next-${process.pid}`;
   const prev = `${dir}.prev-${process.pid}`;
   await rm(next, { recursive: true, force: true });

@@ -94,6 +94,10 @@ ${page.main}
 <p>region: ${codes('region', d.filters.region)}</p>
 <p>status: ${codes('status', d.filters.status)}</p>
 <p>全件: <a href="/api/chronicle">/api/chronicle</a> ・ API の説明（OpenAPI 3.1）: <a href="/openapi.json">openapi.json</a>（プロファイル別: <a href="/openapi-A.json">A</a>、<a href="/openapi-B.json">B</a>） ・ 応答の JSON Schema: <a href="/schemas/response-${d.profile}.schema.json">response-${d.profile}.schema.json</a></p>
+<h2>ダウンロード</h2>
+<p>すべての記録をファイルで: <a href="/downloads/${d.profile}/dataset.json">dataset.json</a>（API の応答と同じ形）、種類ごとの NDJSON と CSV（Excel でそのまま開ける UTF-8 BOM 付き、リストは「 | 」区切り、ID の横に日本語名）。</p>
+<ul>${d.kinds.map((k) => `<li>${k}（${d[k]?.length ?? 0} 件）: <a href="/downloads/${d.profile}/${k}.csv">${k}.csv</a>、<a href="/downloads/${d.profile}/${k}.ndjson">${k}.ndjson</a></li>`).join('')}</ul>
+<p>ファイル一覧と説明: <a href="/downloads/${d.profile}/index.json">index.json</a>、<a href="/downloads/${d.profile}/README.txt">README.txt</a>。もう一方のプロファイル: <a href="/downloads/${d.profile === 'A' ? 'B' : 'A'}/index.json">${d.profile === 'A' ? 'B' : 'A'}</a>。</p>
 <h2>引用するとき</h2>
 <p>データを公開・引用するときは、次のクレジットとこのページの URL を示してください。</p>
 <blockquote>${esc(d.meta.attribution)}<br><a href="${esc(d.meta.source)}">${esc(d.meta.source)}</a></blockquote>
