@@ -1,4 +1,5 @@
 import type { BuiltDataset, Kind } from '../functions/chronicle/dataset.js';
+import { CANONICAL_FEED_PATH, FEED_INCLUDE_MESSAGE, FEED_LIMIT, FEED_PATHS, FEED_TYPES } from '../functions/chronicle/feed.js';
 import { API_PATH } from '../functions/chronicle/handler.js';
 import { prepare } from '../functions/chronicle/prepare.js';
 import { parseQuery, PARAMS, type Param } from '../functions/chronicle/query.js';
@@ -17,9 +18,6 @@ export function schemaObject(schema: JsonObject): JsonObject {
   const { $schema: _s, $id: _i, ...rest } = schema;
   return rest;
 }
-
-/** Extra operations the build adds next to the API (the feeds), keyed by path. */
-export type ExtraPaths = Record<string, JsonObject>;
 
 /** The example value of each parameter: values that exist in the profile, so every example answers 200. */
 export function parameterExamples(d: BuiltDataset): Record<Param, unknown[]> {
@@ -85,10 +83,9 @@ export interface OpenApiInput {
   dataset: BuiltDataset;
   /** The generated JSON Schemas: `response-A`/`response-B` and `error`. */
   schemas: Record<string, JsonObject>;
-  extraPaths?: ExtraPaths;
 }
 
-export function openApiDocument({ dataset: d, schemas, extraPaths = {} }: OpenApiInput): JsonObject {
+export function openApiDocument({ dataset: d, schemas }: OpenApiInput): JsonObject {
   const rules = prepare(d).rules;
   const message = (q: string) => {
     const r = parseQuery(q, rules);
@@ -162,13 +159,73 @@ export function openApiDocument({ dataset: d, schemas, extraPaths = {} }: OpenAp
           },
         },
       },
-      ...extraPaths,
+      ...feedPaths(d, cacheHeaders, error),
     },
     components: {
       schemas: {
         Response: schemaObject(schemas[`response-${d.profile}`]!),
         Error: schemaObject(schemas.error!),
+        JsonFeed: JSON_FEED,
       },
     },
+  };
+}
+
+/** The parts of JSON Feed 1.1 (https://jsonfeed.org/version/1.1) the feed always fills. */
+const JSON_FEED: JsonObject = {
+  type: 'object',
+  required: ['version', 'title', 'feed_url', 'items'],
+  properties: {
+    version: { const: 'https://jsonfeed.org/version/1.1' },
+    title: { type: 'string' },
+    home_page_url: { type: 'string' },
+    feed_url: { type: 'string' },
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'url', 'external_url', 'title', 'content_text', 'date_published', '_chronicle'],
+        properties: {
+          id: { type: 'string', description: 'tag URI（変わりません）' },
+          url: { type: 'string', description: 'クロニクルのページ' },
+          external_url: { type: 'string', description: '一次情報（event.source）' },
+          title: { type: 'string' },
+          content_text: { type: 'string' },
+          content_html: { type: 'string' },
+          date_published: { type: 'string', description: 'イベントの日付（精度が月・年なら最初の日）' },
+          _chronicle: { type: 'object', description: 'API の応答と同じ形のイベント' },
+        },
+      },
+    },
+  },
+};
+
+/** The feeds: the same filter parameters as the API (not include), Atom or JSON Feed, the same 400. */
+function feedPaths(
+  d: BuiltDataset,
+  cacheHeaders: JsonObject,
+  error: (description: string, examples: Record<string, string>) => JsonObject,
+) {
+  const filters = parameters(d).filter((x) => x.name !== 'include');
+  const aliases = (format: 'atom' | 'json') =>
+    Object.entries(FEED_PATHS)
+      .filter(([path, f]) => f === format && path !== CANONICAL_FEED_PATH[format])
+      .map(([path]) => path);
+  const op = (format: 'atom' | 'json', summary: string, schema: JsonObject) => ({
+    get: {
+      operationId: format === 'atom' ? 'getAtomFeed' : 'getJsonFeed',
+      summary,
+      description: `イベントを新しい順に最大 ${FEED_LIMIT} 件。API と同じパラメータで絞り込めます（同じ解析と選択のコードを使うので、include=events の応答と食い違いません）。各エントリーはクロニクルのページと一次情報（source）にリンクします。同じ内容を ${aliases(format).join('、')} でも配信します。${FEED_INCLUDE_MESSAGE}`,
+      parameters: filters,
+      responses: {
+        '200': { description: 'フィード', headers: cacheHeaders, content: { [FEED_TYPES[format].split(';')[0]!]: { schema } } },
+        '304': { description: 'If-None-Match の ETag が一致しました（本文なし）' },
+        '400': error('API と同じ 400（include もここで断ります）', { unknownParameter: 'topik=cbdc', badDate: 'from=2024-02-30' }),
+      },
+    },
+  });
+  return {
+    [CANONICAL_FEED_PATH.atom]: op('atom', 'イベントの Atom フィード', { type: 'string', description: 'Atom 1.0（RFC 4287）の XML' }),
+    [CANONICAL_FEED_PATH.json]: op('json', 'イベントの JSON Feed 1.1', { $ref: '#/components/schemas/JsonFeed' }),
   };
 }

@@ -64,6 +64,8 @@ function shell(d: BuiltDataset, assets: PageAssets, page: { title: string; head:
 <meta name="description" content="オンチェーン金融（預金トークン、ステーブルコイン、CBDC、トークン化資産、暗号資産）の動きを出典つきで記録した年表と JSON API。">
 <link rel="icon" href="${FAVICON}" type="image/svg+xml">
 <link rel="stylesheet" href="${esc(assets.css)}">
+<link rel="alternate" type="application/atom+xml" title="イベント（Atom）" href="/api/chronicle/feed.xml">
+<link rel="alternate" type="application/feed+json" title="イベント（JSON Feed）" href="/api/chronicle/feed.json">
 ${page.head}
 </head>
 <body>
@@ -94,6 +96,8 @@ ${page.main}
 <p>region: ${codes('region', d.filters.region)}</p>
 <p>status: ${codes('status', d.filters.status)}</p>
 <p>全件: <a href="/api/chronicle">/api/chronicle</a> ・ API の説明（OpenAPI 3.1）: <a href="/openapi.json">openapi.json</a>（プロファイル別: <a href="/openapi-A.json">A</a>、<a href="/openapi-B.json">B</a>） ・ 応答の JSON Schema: <a href="/schemas/response-${d.profile}.schema.json">response-${d.profile}.schema.json</a></p>
+<h2>フィード</h2>
+<p>新しいイベントを RSS リーダーで: <a href="/api/chronicle/feed.xml">Atom</a>、<a href="/api/chronicle/feed.json">JSON Feed</a>（新しい順に最大 100 件）。API と同じパラメータで絞り込めます（例: <code>/feed.xml?topic=stablecoin&amp;region=JP</code>）。</p>
 <h2>ダウンロード</h2>
 <p>すべての記録をファイルで: <a href="/downloads/${d.profile}/dataset.json">dataset.json</a>（API の応答と同じ形）、種類ごとの NDJSON と CSV（Excel でそのまま開ける UTF-8 BOM 付き、リストは「 | 」区切り、ID の横に日本語名）。</p>
 <ul>${d.kinds.map((k) => `<li>${k}（${d[k]?.length ?? 0} 件）: <a href="/downloads/${d.profile}/${k}.csv">${k}.csv</a>、<a href="/downloads/${d.profile}/${k}.ndjson">${k}.ndjson</a></li>`).join('')}</ul>

@@ -69,7 +69,8 @@ export interface Answer {
 export async function call(handler: Handler, pathAndQuery: string, init?: RequestInit): Promise<Answer> {
   const res = handler(new Request(`https://api.test${pathAndQuery}`, init));
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : {} };
+  const isJson = /json/.test(res.headers.get('Content-Type') ?? '');
+  return { status: res.status, headers: res.headers, text, json: text && isJson ? JSON.parse(text) : {} };
 }
 
 export const ids = (records: unknown): string[] => (records as { id: string }[]).map((r) => r.id);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { FEED_PATHS } from '../functions/chronicle/feed.js';
 import { CACHE_HEADERS, COMMON_HEADERS, STATIC_HEADERS } from '../functions/chronicle/headers.js';
 import { API_PATH } from '../functions/chronicle/handler.js';
 import { headerRules, pathMatches } from '../scripts/netlify-toml.js';
@@ -37,6 +38,17 @@ describe('netlify.toml', () => {
     expect(config.path.some((p) => pathMatches(p, API_PATH))).toBe(true);
     expect(config.path.some((p) => pathMatches(p, '/api/chronicles'))).toBe(true);
     expect(config.path.some((p) => pathMatches(p, '/index.html'))).toBe(false);
+    for (const feed of Object.keys(FEED_PATHS))
+      expect(
+        config.path.some((p) => pathMatches(p, feed)),
+        feed,
+      ).toBe(true);
+    for (const file of ['/openapi.json', '/downloads/A/events.csv', '/robots.txt']) {
+      expect(
+        config.path.some((p) => pathMatches(p, file)),
+        file,
+      ).toBe(false);
+    }
   });
 
   it('caches at most one hour, and lets the CDN key on the whole query string', () => {

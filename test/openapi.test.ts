@@ -125,18 +125,21 @@ describe('OpenAPI 3.1 documents', () => {
   it('give examples that the function answers with 200, each and all together, in the documented shape', async () => {
     for (const p of ['A', 'B'] as const) {
       const check = componentValidator(docs[p]);
-      const params = operation(p).parameters;
-      const queries = [
-        ...params.map((x) => serializeParameter(x.name, x.example)),
-        params.map((x) => serializeParameter(x.name, x.example)).join('&'),
-      ];
-      for (const q of queries) {
-        const r = await call(handlers[p], `/api/chronicle?${q}`);
-        expect(r.status, `${p} ${q}: ${r.json.message}`).toBe(200);
-        expect(check('Response', r.json), q).toEqual([]);
+      expect(Object.keys(docs[p].paths)).toEqual(['/api/chronicle', '/api/chronicle/feed.xml', '/api/chronicle/feed.json']);
+      for (const [path, { get }] of Object.entries(docs[p].paths)) {
+        const params = get.parameters;
+        const all = params.map((x) => serializeParameter(x.name, x.example)).join('&');
+        for (const q of [...params.map((x) => serializeParameter(x.name, x.example)), all]) {
+          const r = await call(handlers[p], `${path}?${q}`);
+          expect(r.status, `${p} ${path}?${q}: ${r.json.message}`).toBe(200);
+          const type = r.headers.get('Content-Type')!.split(';')[0]!;
+          expect(Object.keys((get.responses['200'] as { content: object }).content)).toEqual([type]);
+          if (path === '/api/chronicle') expect(check('Response', r.json), q).toEqual([]);
+          if (path.endsWith('.json')) expect(check('JsonFeed', r.json), q).toEqual([]);
+        }
       }
       // Each example narrows to records that exist: no example is an empty answer.
-      for (const x of params.filter((x) => x.name !== 'include')) {
+      for (const x of operation(p).parameters.filter((x) => x.name !== 'include')) {
         const r = await call(handlers[p], `/api/chronicle?include=events&${serializeParameter(x.name, x.example)}`);
         expect((r.json.events as unknown[]).length, `${p} ${x.name}`).toBeGreaterThan(0);
       }
@@ -155,6 +158,7 @@ describe('OpenAPI 3.1 documents', () => {
       expect(examples.length).toBeGreaterThanOrEqual(3);
       for (const { summary, value } of examples) {
         const r = await call(handlers[p], `/api/chronicle?${summary}`);
+        expect((await call(handlers[p], `/feed.xml?${summary}`)).json).toEqual(value);
         expect(r.status, summary).toBe(400);
         expect(r.json).toEqual(value);
         expect(check('Error', r.json)).toEqual([]);

@@ -19,4 +19,7 @@ export default async (req: Request): Promise<Response> => {
 };
 
 // `/api/*` as well, so that a mistyped API path gets a JSON 404 rather than Netlify's HTML page.
-export const config = { path: ['/api/chronicle', '/api/*'] };
+// The feeds (functions/chronicle/feed.ts) are under the API and have short aliases at the root.
+export const config = {
+  path: ['/api/chronicle', '/api/chronicle/feed.xml', '/api/chronicle/feed.json', '/feed.xml', '/feed.json', '/api/*'],
+};

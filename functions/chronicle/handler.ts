@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { BuiltDataset } from './dataset.js';
 import { ALLOWED_METHODS, CACHE_HEADERS, COMMON_HEADERS, ERROR_CACHE_HEADERS, JSON_TYPE, PREFLIGHT_HEADERS } from './headers.js';
+import { FEED_INCLUDE_MESSAGE, FEED_PATHS, FEED_TYPES, renderFeed, type FeedFormat } from './feed.js';
 import { assemble, prepare, type Prepared } from './prepare.js';
 import { parseQuery, type Query } from './query.js';
 import { select } from './select.js';
@@ -42,11 +43,14 @@ export function createHandler(dataset: BuiltDataset, options: HandlerOptions = {
   const p = prepare(dataset);
   const maxSize = options.cacheBytes ?? 64 * 1024 * 1024;
   const cache = maxSize > 0 ? new LRUCache<string, Answer>({ maxSize, sizeCalculation: answerBytes }) : undefined;
+  // Feeds keep their own, smaller cache: they never evict API answers.
+  const feedCache =
+    maxSize > 0 ? new LRUCache<string, Answer>({ maxSize: Math.ceil(maxSize / 8), sizeCalculation: answerBytes }) : undefined;
   const R = options.Response ?? Response;
   const log = options.log ?? ((err: unknown) => console.error('GET /api/chronicle failed:', err));
   return (req) => {
     try {
-      return handle(p, req, cache, R);
+      return handle(p, req, cache, feedCache, R);
     } catch (err) {
       // The detail (stack, paths) goes to the log only; the client gets the API's error shape.
       log(err);
@@ -76,11 +80,14 @@ export function answerBytes(answer: Answer, key: string): number {
 /** The cache's own bookkeeping per entry and the objects' headers, measured with V8 heap snapshots. */
 const ENTRY_OVERHEAD = 512;
 
-function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | undefined, R: ResponseClass): Response {
+type Cache = LRUCache<string, Answer> | undefined;
+
+function handle(p: Prepared, req: Request, cache: Cache, feedCache: Cache, R: ResponseClass): Response {
   const error = (status: number, message: string, extra: Record<string, string> = {}) =>
     new R(JSON.stringify({ message }), { status, headers: { ...COMMON_HEADERS, ...ERROR_CACHE_HEADERS, ...JSON_TYPE, ...extra } });
   const url = new URL(req.url);
-  if (url.pathname !== API_PATH) {
+  const feed = url.pathname === API_PATH ? undefined : FEED_PATHS[url.pathname];
+  if (url.pathname !== API_PATH && !feed) {
     return error(404, `${clipPath(url.pathname)} というパスはありません。データは GET ${API_PATH} で取得できます。`);
   }
   if (req.method === 'OPTIONS') {
@@ -92,6 +99,7 @@ function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | und
     });
   }
   const search = url.search.slice(1);
+  if (feed) return serveFeed(p, req, feed, search, feedCache, R, error);
   let answer = cache?.get(search);
   if (!answer) {
     const parsed = parseQuery(search, p.rules);
@@ -103,6 +111,33 @@ function handle(p: Prepared, req: Request, cache: LRUCache<string, Answer> | und
     const ok = { ...notModified, ...JSON_TYPE, 'Content-Length': String(body.byteLength) };
     answer = { etag, body, notModified, ok };
     cache?.set(search, answer);
+  }
+  if (matches(req.headers.get('If-None-Match'), answer.etag)) return new R(null, { status: 304, headers: answer.notModified });
+  return new R(req.method === 'HEAD' ? null : bodyOf(answer.body, R), { status: 200, headers: answer.ok });
+}
+
+/** A feed: the API's query rules and selection, then Atom or JSON Feed, with the API's headers. */
+function serveFeed(
+  p: Prepared,
+  req: Request,
+  format: FeedFormat,
+  search: string,
+  cache: Cache,
+  R: ResponseClass,
+  error: (status: number, message: string) => Response,
+): Response {
+  const key = `${format}?${search}`;
+  let answer = cache?.get(key);
+  if (!answer) {
+    const parsed = parseQuery(search, p.rules);
+    if (!parsed.ok) return error(400, parsed.message);
+    if (parsed.query.include) return error(400, FEED_INCLUDE_MESSAGE);
+    const etag = `"${p.dataset.version}-${format}-${digest(parsed.query.normalized)}"`;
+    const notModified = { ...COMMON_HEADERS, ...CACHE_HEADERS, ETag: etag };
+    const body = Buffer.from(renderFeed(p, parsed.query, format)) as Uint8Array<ArrayBuffer>;
+    const ok = { ...notModified, 'Content-Type': FEED_TYPES[format], 'Content-Length': String(body.byteLength) };
+    answer = { etag, body, notModified, ok };
+    cache?.set(key, answer);
   }
   if (matches(req.headers.get('If-None-Match'), answer.etag)) return new R(null, { status: 304, headers: answer.notModified });
   return new R(req.method === 'HEAD' ? null : bodyOf(answer.body, R), { status: 200, headers: answer.ok });

@@ -23,6 +23,8 @@ export interface Prepared {
   labels: Buffer;
   /** The whole answer when every kind is returned unfiltered. */
   complete: Uint8Array<ArrayBuffer>;
+  /** Each player's Japanese name, by id (for the feeds). */
+  playerNames: ReadonlyMap<string, string>;
   /** Per initiative, the topics of its events (for the topic filter). */
   initiativeTopics: readonly ReadonlySet<string>[];
 }
@@ -49,6 +51,7 @@ export function prepare(d: BuiltDataset): Prepared {
     open,
     head: Buffer.from(`{"meta":${JSON.stringify({ asOf, source, attribution }).slice(0, -1)},"counts":{`),
     labels: Buffer.from(`}},"labels":${JSON.stringify(d.labels)}`),
+    playerNames: new Map(d.players.map((x) => [x.id, x.nameJa])),
     initiativeTopics: initiativeTopics(d),
   };
   return { ...p, complete: assemble(p, new Map(d.kinds.map((k) => [k, 'all']))) };
