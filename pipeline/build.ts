@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
+import { changeLogs, checkPublished, loadRemovals, parseSnapshot, SNAPSHOT_PATH, type ChangeLog } from './changes.js';
 import { crossCheck, type Entry, type Records, type Salvaged } from './crosscheck.js';
 import type { YamlFile } from './loaders/yaml.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -20,6 +21,8 @@ export interface PipelineOptions {
   asOf: string;
   /** Reports each step; the CLI prints these. */
   progress?: (message: string) => void;
+  /** The last publish's snapshot (published/snapshot.json); without it nothing is compared. */
+  snapshotFile?: string;
 }
 
 export interface PipelineResult {
@@ -29,6 +32,8 @@ export interface PipelineResult {
   schemas?: Record<string, Record<string, unknown>>;
   /** The validated content records, with their files (for reports on what curators wrote). */
   records?: Records;
+  /** Per profile, what changed since the last publish. */
+  changes?: Record<Profile, ChangeLog>;
   files: number;
 }
 
@@ -80,6 +85,32 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   progress(`読み込みとスキーマ検証: ${verdict(before)}`);
   for (const d of crossCheck(v, records, salvaged)) diagnostics.push(d);
   progress(`ファイル間の検証: ${verdict(diagnostics.length - before)}`);
+
+  // Published ids may not vanish: compared with the last publish, salvaged files counting as present.
+  const snapshotRaw = opts.snapshotFile ? await readFile(opts.snapshotFile, 'utf8').catch(() => undefined) : undefined;
+  const { snapshot, diagnostics: snapshotProblems } = parseSnapshot(snapshotRaw);
+  const { removals, diagnostics: removalProblems } = loadRemovals(content.removed);
+  const present = (kind: 'events' | 'players' | 'initiatives') =>
+    new Set([...records[kind], ...salvaged[kind]].flatMap(({ record }) => (typeof record.id === 'string' ? [record.id] : [])));
+  const members = new Set([...records.players, ...salvaged.players].flatMap(({ record }) => record.members ?? []));
+  const beforePublished = diagnostics.length;
+  diagnostics.push(...snapshotProblems, ...removalProblems);
+  diagnostics.push(
+    ...checkPublished(
+      snapshot,
+      snapshotRaw,
+      { events: present('events'), players: present('players'), initiatives: present('initiatives') },
+      members,
+      removals,
+    ),
+  );
+  if (opts.snapshotFile) {
+    progress(
+      snapshot
+        ? `前回の公開（${snapshot.asOf}）との照合: ${verdict(diagnostics.length - beforePublished)}`
+        : `前回の公開の記録（${SNAPSHOT_PATH}）がないので、照合しません`,
+    );
+  }
   if (diagnostics.length || !site.site) return { diagnostics, files };
 
   const datasets = Object.fromEntries(PROFILES.map((p) => [p, project(v, records, site.site!, p, opts.asOf)])) as Record<
@@ -97,7 +128,9 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       `プロファイル ${p}: イベント ${response.events.length}、関係 ${response.relations.length}、企業・機関 ${response.players.length}${response.initiatives ? `、イニシアティブ ${response.initiatives.length}` : ''}`,
     );
   }
-  return { diagnostics, datasets, schemas, records, files };
+  const changes = changeLogs(datasets, snapshot, removals);
+  if (snapshot) for (const p of PROFILES) progress(`プロファイル ${p}: ${changes[p].summary}`);
+  return { diagnostics, datasets, schemas, records, changes, files };
 }
 
 /** A failed record without the top-level fields its problems point at; undefined if not a mapping. */
@@ -144,6 +177,7 @@ export async function build(opts: BuildOptions): Promise<PipelineResult> {
       datasets: result.datasets!,
       served: opts.served,
       schemas: result.schemas!,
+      changes: result.changes!,
     });
   }
   return result;

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveAsOf } from './as-of.js';
 import { build, runPipeline, schemaFileText } from './build.js';
+import { fingerprints, SNAPSHOT_PATH, snapshotText } from './changes.js';
 import { formatReport } from './diagnostics.js';
 import { parseYaml } from './loaders/yaml.js';
 import { SCHEMA_DIR, yamlProblems } from './load.js';
@@ -14,6 +15,7 @@ import { loadVocabulary } from './vocabulary.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const contentDir = join(root, 'content');
+const snapshotFile = join(root, SNAPSHOT_PATH);
 const started = performance.now();
 const log = (message: string) => process.stderr.write(`  ${message}\n`);
 const elapsed = () => `${Math.round(performance.now() - started)} ms`;
@@ -27,8 +29,10 @@ async function main(command: string | undefined): Promise<number> {
       return generate();
     case 'coverage':
       return coverageReport();
+    case 'record':
+      return recordPublish();
     default:
-      process.stderr.write('使い方: tsx pipeline/cli.ts build | check | generate | coverage\n');
+      process.stderr.write('使い方: tsx pipeline/cli.ts build | check | generate | coverage | record\n');
       return 2;
   }
 }
@@ -44,7 +48,7 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
   process.stderr.write(
     command === 'build' ? `データセットを組み立てます（公開するプロファイル: ${profile}、asOf: ${asOf}）\n` : 'content/ を検証します\n',
   );
-  const options = { contentDir, asOf, progress: log };
+  const options = { contentDir, asOf, progress: log, snapshotFile };
   const result =
     command === 'build'
       ? await build({ ...options, buildDir: join(root, '.build'), publicDir: join(root, 'public'), served: profile })
@@ -72,13 +76,33 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
 
 /** Prints how far the dataset reaches against its goals (stdout, so it can be saved or diffed). */
 async function coverageReport(): Promise<number> {
-  const result = await runPipeline({ contentDir, asOf: resolveAsOf(contentDir).asOf, progress: log });
+  const result = await runPipeline({ contentDir, asOf: resolveAsOf(contentDir).asOf, progress: log, snapshotFile });
   if (result.diagnostics.length) {
     process.stderr.write(`\n${formatReport(result.diagnostics)}\n`);
     return 1;
   }
   const input = { served: result.datasets!, firstSourceKind: firstSourceKinds(result.records!) };
   process.stdout.write(`${formatCoverage(input, singleSourceEvents(result.records!))}\n`);
+  return 0;
+}
+
+/**
+ * `npm run publish:record`: after a publish, records what was published (published/snapshot.json),
+ * so the next build's change log and id check compare with it. Run on the published commit.
+ */
+async function recordPublish(): Promise<number> {
+  const { asOf, note } = resolveAsOf(contentDir);
+  if (note) log(note);
+  const result = await runPipeline({ contentDir, asOf, progress: log, snapshotFile });
+  if (result.diagnostics.length) {
+    process.stderr.write(`\n${formatReport(result.diagnostics)}\n記録していません。\n`);
+    return 1;
+  }
+  const snapshot = { asOf, records: fingerprints(result.datasets!), changes: result.changes! };
+  await mkdir(dirname(snapshotFile), { recursive: true });
+  await writeFile(snapshotFile, snapshotText(snapshot));
+  process.stderr.write(`${SNAPSHOT_PATH} に公開の記録を書きました（asOf ${asOf}）。コミットしてください。\n`);
+  for (const p of ['A', 'B'] as const) process.stderr.write(`  ${p}: ${result.changes![p].summary}\n`);
   return 0;
 }
 

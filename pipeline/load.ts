@@ -1,6 +1,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import fg from 'fast-glob';
+import { REMOVED_FILE } from './changes.js';
 import type { Diagnostic } from './diagnostics.js';
 import { decodeUtf8 } from './loaders/text.js';
 import { parseYaml, type YamlFile } from './loaders/yaml.js';
@@ -14,6 +15,8 @@ const READS_IN_FLIGHT = 64;
 export interface ContentFiles {
   vocabulary?: YamlFile;
   site?: YamlFile;
+  /** content/removed.yaml: published records taken down, with reasons (optional). */
+  removed?: YamlFile;
   records: Record<ContentKind, YamlFile[]>;
   diagnostics: Diagnostic[];
 }
@@ -54,7 +57,7 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
     }
     const parts = name.split('/');
     const kind = parts.length === 2 && parts[1]!.endsWith('.yaml') ? RECORD_DIRS.find((k) => k === parts[0]) : undefined;
-    const isTop = name === 'vocabulary.yaml' || name === 'site.yaml';
+    const isTop = name === 'vocabulary.yaml' || name === 'site.yaml' || name === REMOVED_FILE;
     if (!kind && !isTop) {
       if (basename(name) === 'README.md' || basename(name) === '.gitkeep') return;
       out.diagnostics.push({
@@ -74,6 +77,7 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
     }
     if (name === 'vocabulary.yaml') out.vocabulary = file;
     else if (name === 'site.yaml') out.site = file;
+    else if (name === REMOVED_FILE) out.removed = file;
     else out.records[kind!].push(file);
   };
   // A bounded number of reads in flight: one promise per file at once runs out of file

@@ -4,6 +4,7 @@ import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { PROFILES } from './profiles.js';
 import { forceLayout } from '../site/layout.js';
 import { bundleExplorer } from './explorer.js';
+import type { ChangeLog } from './changes.js';
 import { downloadFiles } from './downloads.js';
 import { openApiDocument } from './openapi.js';
 import { FAVICON_SVG, renderIndexPage, renderNotFoundPage } from './page.js';
@@ -16,6 +17,7 @@ export interface Outputs {
   datasets: Record<Profile, BuiltDataset>;
   served: Profile;
   schemas: Record<string, Record<string, unknown>>;
+  changes: Record<Profile, ChangeLog>;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function writeOutputs(o: Outputs): Promise<void> {
   const served = o.datasets[o.served];
   const pub: Record<string, string | Uint8Array> = {
     ...explorer.files,
-    'index.html': renderIndexPage(served, explorer.assets),
+    'index.html': renderIndexPage(served, explorer.assets, o.changes[o.served]),
     '404.html': renderNotFoundPage(served, explorer.assets),
     'favicon.svg': FAVICON_SVG,
     // The whole relation network laid out once here, so that the page draws it without waiting.
@@ -48,6 +50,8 @@ export async function writeOutputs(o: Outputs): Promise<void> {
   // The stable URL of the deployment's own description.
   pub['openapi.json'] = pub[`openapi-${o.served}.json`]!;
   for (const p of PROFILES) Object.assign(pub, downloadFiles(o.datasets[p]));
+  for (const p of PROFILES) pub[`changes-${p}.json`] = json(o.changes[p]);
+  pub['changes.json'] = pub[`changes-${o.served}.json`]!;
 
   await replaceDir(o.buildDir, build);
   await replaceDir(o.publicDir, pub);

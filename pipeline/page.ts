@@ -1,5 +1,6 @@
 import type { BuiltDataset } from '../functions/chronicle/dataset.js';
 import { CONFIG_ELEMENT_ID, type ExplorerConfig } from '../site/config.js';
+import type { ChangeLog } from './changes.js';
 import { DATA_LICENSE } from './license.js';
 import { PROFILE_NAMES } from './profiles.js';
 
@@ -18,7 +19,7 @@ const CSP =
 const FAVICON = '/favicon.svg';
 
 /** The explorer's page: a shell the script fills, with the credit line and the API's usage always there. */
-export function renderIndexPage(d: BuiltDataset, assets: PageAssets): string {
+export function renderIndexPage(d: BuiltDataset, assets: PageAssets, changes?: ChangeLog): string {
   const config: ExplorerConfig = {
     profile: d.profile,
     profileName: PROFILE_NAMES[d.profile],
@@ -29,6 +30,7 @@ export function renderIndexPage(d: BuiltDataset, assets: PageAssets): string {
   // `<` escaped, so that no value can close the script element.
   const configJson = JSON.stringify(config).replace(/</g, '\\u003c');
   return shell(d, assets, {
+    changes,
     title: 'オンチェーン金融クロニクル — Onchain Finance Trends',
     head: `<script type="module" src="${esc(assets.js)}"></script>\n<script type="application/json" id="${CONFIG_ELEMENT_ID}">${configJson}</script>`,
     main: `<h1 tabindex="-1">オンチェーン金融クロニクル</h1>
@@ -49,7 +51,7 @@ export function renderNotFoundPage(d: BuiltDataset, assets: PageAssets): string 
   });
 }
 
-function shell(d: BuiltDataset, assets: PageAssets, page: { title: string; head: string; main: string }): string {
+function shell(d: BuiltDataset, assets: PageAssets, page: { title: string; head: string; main: string; changes?: ChangeLog }): string {
   const example = exampleUrl(d);
   const counts = d.kinds.map((k) => `<li>${k}: ${d[k]?.length ?? 0} 件</li>`).join('');
   const codes = (group: string, values: readonly string[]) =>
@@ -88,7 +90,7 @@ ${page.main}
 <section id="api" aria-labelledby="api-heading">
 <h2 id="api-heading">API の使い方</h2>
 <p>データセットは読み取り専用の JSON API で公開しています。認証は不要で、どのサイトからも呼び出せます。${esc(PROFILE_NAMES[d.profile])}</p>
-<p>最終更新日: ${esc(d.meta.asOf)}</p>
+<p>最終更新日: ${esc(d.meta.asOf)}${page.changes ? `。${esc(page.changes.summary)}（<a href="/changes.json">changes.json</a>）` : ''}</p>
 <ul>${counts}</ul>
 <pre>curl '${esc(example)}'</pre>
 <p>パラメータ: <code>include</code>（${d.kinds.map((k) => `<code>${k}</code>`).join('、')}）、<code>topic</code>、<code>region</code>、<code>status</code>、<code>player</code>、<code>from</code>、<code>to</code>、<code>key</code>。カンマ区切りで複数の値を指定でき、どれかに合えば残ります。異なるパラメータはすべて満たす記録だけが残ります。この年表の絞り込みは同じパラメータで、URL の <code>?</code> 以降をそのまま API に渡せます。</p>

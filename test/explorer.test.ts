@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Event, Initiative, Meta, Player, Relation } from '../functions/chronicle/dataset.js';
 import { createHandler } from '../functions/chronicle/handler.js';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
+import type { ChangeLog } from '../pipeline/changes.js';
 import { runPipeline } from '../pipeline/build.js';
 import { writeOutputs } from '../pipeline/output.js';
 import { startServer } from '../scripts/server.js';
@@ -101,7 +102,7 @@ async function seriousViolations(): Promise<string[]> {
 /** Writes the build output for one served profile into a folder of its own and serves it there. */
 async function serveProfile(profile: Profile): Promise<{ dir: string; server: Server; dataset: BuiltDataset }> {
   const out = await mkdtemp(join(WORKSPACE, `explorer-${profile}-`));
-  await writeOutputs({ buildDir: join(out, '.build'), publicDir: join(out, 'public'), datasets, served: profile, schemas });
+  await writeOutputs({ buildDir: join(out, '.build'), publicDir: join(out, 'public'), datasets, served: profile, schemas, changes });
   await copyFile(join(ROOT, 'netlify.toml'), join(out, 'netlify.toml'));
   const dataset = datasets[profile];
   const s = await startServer({ fetch: createHandler(dataset), functionPaths: inject('functionPaths'), root: out, port: 0 });
@@ -110,6 +111,7 @@ async function serveProfile(profile: Profile): Promise<{ dir: string; server: Se
 
 let datasets: Record<Profile, BuiltDataset>;
 let schemas: Record<string, Record<string, unknown>>;
+let changes: Record<Profile, ChangeLog>;
 
 beforeAll(async () => {
   // One pipeline run for both profiles' sites.
@@ -117,6 +119,7 @@ beforeAll(async () => {
   expect(built.diagnostics).toEqual([]);
   datasets = built.datasets!;
   schemas = built.schemas!;
+  changes = built.changes!;
   ({ dir, server } = await serveProfile('A'));
   origin = new URL(server.url!).origin;
   origins.add(origin);

@@ -8,7 +8,7 @@ import { ROOT } from './helpers.js';
 // The served-function tests need a build, and the serving tests run `npm start`, which rebuilds.
 // Both happen in a copy of the project, so `npm test` never replaces the build `npm start` serves
 // from the checkout (a curator may be serving Profile B while the tests build A).
-const COPIED = ['package.json', 'tsconfig.json', 'netlify.toml', 'content', 'pipeline', 'functions', 'scripts', 'site'];
+const COPIED = ['package.json', 'tsconfig.json', 'netlify.toml', 'content', 'published', 'pipeline', 'functions', 'scripts', 'site'];
 
 declare module 'vitest' {
   export interface ProvidedContext {
