@@ -5,6 +5,7 @@ import { PROFILES } from './profiles.js';
 import { forceLayout } from '../site/layout.js';
 import { bundleExplorer } from './explorer.js';
 import type { ChangeLog } from './changes.js';
+import { discoveryFiles } from './discovery.js';
 import { downloadFiles } from './downloads.js';
 import { openApiDocument } from './openapi.js';
 import { FAVICON_SVG, renderIndexPage, renderNotFoundPage } from './page.js';
@@ -52,6 +53,7 @@ export async function writeOutputs(o: Outputs): Promise<void> {
   for (const p of PROFILES) Object.assign(pub, downloadFiles(o.datasets[p]));
   for (const p of PROFILES) pub[`changes-${p}.json`] = json(o.changes[p]);
   pub['changes.json'] = pub[`changes-${o.served}.json`]!;
+  Object.assign(pub, discoveryFiles(o.datasets[o.served]));
 
   await replaceDir(o.buildDir, build);
   await replaceDir(o.publicDir, pub);

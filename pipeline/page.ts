@@ -107,6 +107,7 @@ ${page.main}
 <h2>引用するとき</h2>
 <p>データを公開・引用するときは、次のクレジットとこのページの URL を示してください。</p>
 <blockquote>${esc(d.meta.attribution)}<br><a href="${esc(d.meta.source)}">${esc(d.meta.source)}</a></blockquote>
+<p>機械向けの案内: <a href="/llms.txt">llms.txt</a>、<a href="/sitemap.xml">sitemap.xml</a>。</p>
 <h2>ライセンス</h2>
 <p>データ（API の応答、ダウンロード、フィード）は <a href="${DATA_LICENSE.url}" rel="license">${esc(DATA_LICENSE.name)}</a> で提供します。クレジットを示せば、複製・再配布・翻案・商用利用ができます。各記録の出典ページそのものの著作権は発行元にあります。プログラムは MIT ライセンスです。</p>
 </section>
