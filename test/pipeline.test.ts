@@ -125,8 +125,10 @@ describe('meta.asOf', () => {
     const git = (args: string[], date?: string) =>
       execFileSync('git', args, {
         cwd: repo,
+        // Without the GIT_* variables a caller may have set (`git rebase --exec`, hooks): with
+        // GIT_DIR inherited, `git init` here re-initialized the checkout's own repository as bare.
         env: {
-          ...process.env,
+          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_'))),
           GIT_AUTHOR_DATE: date,
           GIT_COMMITTER_DATE: date,
           GIT_AUTHOR_NAME: 't',
