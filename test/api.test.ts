@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { answerBytes, createHandler, STREAM_FROM_BYTES, type Handler } from '../functions/chronicle/handler.js';
+import { MAX_HINTS } from '../functions/chronicle/query.js';
 import { call, fixtureBuild, fixtureHandlers, ids } from './helpers.js';
 
 let api: Record<Profile, Handler>;
@@ -610,6 +611,14 @@ describe('hints for Japanese input (still 400: the contract does not change)', (
     expect(await message('B', `region=${q('欧州')},${q('英国')}`)).toMatch(/"欧州" → EU.*"英国" → UK/);
     expect(await message('A', `status=${q('実証実験')}`)).toContain('→ poc');
     expect(await message('A', `status=${q('発表')}`)).toContain('"発表" → announced');
+  });
+
+  it('looks for hints for the first few refused values only, so a flood of wrong values stays cheap', async () => {
+    const names = ['Old Alpha', 'Alpha Trust', 'alpha bank', 'ALPHA BANK', 'AlphaBank', 'alpha  bank'];
+    expect(names.length).toBe(MAX_HINTS + 1);
+    const m = await message('A', `player=${names.map(q).join(',')}`);
+    expect(m.match(/→ Alpha Bank/g)).toHaveLength(MAX_HINTS);
+    for (const n of names) expect(m).toContain(`"${n}"`);
   });
 
   it('says which parameter a value belongs to when it is given to another', async () => {

@@ -37,6 +37,12 @@ export type Parsed = { ok: true; query: Query } | { ok: false; message: string }
 const MAX_QUERY = 8192;
 
 /**
+ * Values a 400 looks for a hint for. A player hint compares the value with every player, so a
+ * query of thousands of wrong values would otherwise cost a hundred milliseconds to refuse.
+ */
+export const MAX_HINTS = 5;
+
+/**
  * Parses and checks a raw query string (the part after `?`). Every problem is collected into one
  * Japanese message that names the parameter, the offending values and what is allowed, because a
  * typo must never quietly return unfiltered data.
@@ -128,7 +134,10 @@ function badValues(param: Param, bad: string[], rules: QueryRules): string {
   const shown = bad.map((v) => `"${clip(v)}"`).join(', ');
   switch (param) {
     case 'player': {
-      const hints = bad.map((v) => hintFor('player', clip(v), rules.hints)).filter(Boolean);
+      const hints = bad
+        .slice(0, MAX_HINTS)
+        .map((v) => hintFor('player', clip(v), rules.hints))
+        .filter(Boolean);
       return (
         `パラメータ player の値 ${shown} は企業・機関の ID ではありません。使える値は players[].id です（include=players で一覧できます）。` +
         (hints.length ? `${hints.join('。')}。` : '')
@@ -143,7 +152,7 @@ function badValues(param: Param, bad: string[], rules: QueryRules): string {
       const allowed = param === 'include' ? rules.kinds : rules[param];
       const hints: string[] = [];
       const near: string[] = [];
-      for (const v of bad) {
+      for (const v of bad.slice(0, MAX_HINTS)) {
         const hint = param === 'include' ? undefined : hintFor(param, clip(v), rules.hints);
         if (hint) hints.push(hint);
         else {
