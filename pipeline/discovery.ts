@@ -38,7 +38,7 @@ export function sitemapXml(d: BuiltDataset): string {
   const abs = (path: string) => new URL(path, d.meta.source).href;
   const pages = [
     abs('/'),
-    // The explorer's own pages (organizations, initiatives), once it has them: functions/chronicle/links.ts.
+    // The explorer's own pages (organizations, initiatives): functions/chronicle/links.ts.
     ...explorerPages(d.meta.source, { players: d.players.map((p) => p.id), initiatives: (d.initiatives ?? []).map((i) => i.id) }),
     ...listedFiles(d).map(abs),
   ];

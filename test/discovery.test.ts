@@ -61,6 +61,10 @@ describe('sitemap.xml', () => {
     const locs = parsed.urlset.url.map((u) => u.loc);
     expect(locs[0]).toBe(d.meta.source);
     expect(locs).toContain(new URL('/downloads/A/events.csv', d.meta.source).href);
+    // The explorer's pages as the build listed them: every organization's and every initiative's.
+    expect(locs).toContain(new URL(`/?org=${encodeURIComponent(d.players[0]!.id)}`, d.meta.source).href);
+    expect(locs).toContain(new URL(`/?initiative=${d.initiatives![0]!.id}`, d.meta.source).href);
+    expect(locs.length).toBeGreaterThan(d.players.length + d.initiatives!.length);
     expect(locs).toContain(new URL('/downloads/B/index.json', d.meta.source).href);
     expect(new Set(locs).size).toBe(locs.length);
     for (const u of parsed.urlset.url) {
