@@ -90,7 +90,7 @@ ${page.main}
 <section id="api" aria-labelledby="api-heading">
 <h2 id="api-heading">API の使い方</h2>
 <p>データセットは読み取り専用の JSON API で公開しています。認証は不要で、どのサイトからも呼び出せます。${esc(PROFILE_NAMES[d.profile])}</p>
-<p>最終更新日: ${esc(d.meta.asOf)}${page.changes ? `。${esc(page.changes.summary)}（<a href="/changes.json">changes.json</a>）` : ''}</p>
+<p>最終更新日: ${esc(d.meta.asOf)}。${page.changes?.since ? `${esc(page.changes.summary)}` : ''}変更履歴: <a href="/changes.json">changes.json</a></p>
 <ul>${counts}</ul>
 <pre>curl '${esc(example)}'</pre>
 <p>パラメータ: <code>include</code>（${d.kinds.map((k) => `<code>${k}</code>`).join('、')}）、<code>topic</code>、<code>region</code>、<code>status</code>、<code>player</code>、<code>from</code>、<code>to</code>、<code>key</code>。カンマ区切りで複数の値を指定でき、どれかに合えば残ります。異なるパラメータはすべて満たす記録だけが残ります。この年表の絞り込みは同じパラメータで、URL の <code>?</code> 以降をそのまま API に渡せます。</p>
