@@ -10,7 +10,7 @@ import type { ContentKind } from './schemas.js';
 export const RECORD_DIRS: readonly ContentKind[] = ['events', 'relations', 'players', 'initiatives'];
 /** Generated editor schemas live beside the content but are not content. */
 export const SCHEMA_DIR = 'schemas';
-const READS_IN_FLIGHT = 64;
+export const READS_IN_FLIGHT = 64;
 
 export interface ContentFiles {
   vocabulary?: YamlFile;

@@ -19,7 +19,13 @@ const { values: args } = parseArgs({
 
 const served = JSON.parse(await readFile(`${ROOT}.build/A.json`, 'utf8').catch(() => '{}')) as BuiltDataset;
 if (!served.events) throw new Error('No build output: run `npm run build` first');
-const paths = [...queryMix(served).map((q) => q.path), '/api/chronicle?include=relations', '/api/chronicle?include=players&region=US'];
+const paths = [
+  ...queryMix(served)
+    .filter((q) => q.status === 200)
+    .map((q) => q.path),
+  '/api/chronicle?include=relations',
+  '/api/chronicle?include=players&region=US',
+];
 
 const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
   cwd: ROOT,

@@ -3,8 +3,11 @@
 //   --only pipeline,handler,cold,http   sections to run (default: all)
 //   --sizes 1,10,100                    data scales for pipeline, handler and cold start
 //   --http-sizes 1                      data scales for the HTTP comparison
-//   --duration 2 --rounds 5             seconds of load per server, query and round; rounds (medians)
+//   --duration 2 --rounds 3             seconds of load per server, query and round; rounds (medians)
+//   --work DIR                          keep the scaled content and datasets in DIR and reuse them
+//                                       when the pipeline section is not run (default: a fresh temp dir)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -16,11 +19,12 @@ import autocannon from 'autocannon';
 import { build as esbuild } from 'esbuild';
 import fg from 'fast-glob';
 import { parse } from 'yaml';
+import { READS_IN_FLIGHT } from '../../pipeline/load.js';
 import type { BuiltDataset } from '../../functions/chronicle/dataset.js';
 import { createHandler } from '../../functions/chronicle/handler.js';
 import { runPipeline } from '../../pipeline/build.js';
 import { servedModule } from '../../pipeline/output.js';
-import { queryMix } from './queries.js';
+import { handlerShapes, queryMix } from './queries.js';
 import { median, ms, percentile, ratio, table } from './stats.js';
 import { scaleContent } from './synth.js';
 
@@ -31,7 +35,8 @@ const { values: args } = parseArgs({
     sizes: { type: 'string', default: '1,10,100' },
     'http-sizes': { type: 'string', default: '1' },
     duration: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    work: { type: 'string' },
   },
 });
 const only = new Set(args.only!.split(','));
@@ -42,7 +47,8 @@ const rounds = Number(args.rounds);
 const say = (s: string) => process.stderr.write(`${s}\n`);
 const print = (s: string) => process.stdout.write(`${s}\n`);
 
-const work = await mkdtemp(join(tmpdir(), 'chronicle-bench-'));
+const work = args.work ?? (await mkdtemp(join(tmpdir(), 'chronicle-bench-')));
+await mkdir(work, { recursive: true });
 const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((c) => c.kill()));
 
@@ -55,6 +61,11 @@ const datasets = new Map<number, BuiltDataset>();
 const pipelineRows: string[][] = [];
 for (const n of [...new Set([...sizes, ...httpSizes])].sort((a, b) => a - b)) {
   const dir = join(work, `content-x${n}`);
+  const saved = join(work, `A-x${n}.json`);
+  if (args.work && !only.has('pipeline') && existsSync(saved)) {
+    datasets.set(n, JSON.parse(await readFile(saved, 'utf8')) as BuiltDataset);
+    continue;
+  }
   say(`scaling content ×${n}…`);
   const files = await scaleContent(join(ROOT, 'content'), dir, n);
   const runs = n >= 100 ? 2 : 3;
@@ -63,9 +74,15 @@ for (const n of [...new Set([...sizes, ...httpSizes])].sort((a, b) => a - b)) {
   let result: Awaited<ReturnType<typeof runPipeline>> | undefined;
   for (let i = 0; i < runs; i++) {
     say(`  pipeline ×${n}, run ${i + 1}/${runs}`);
+    // The bare cost: glob, read and YAML.parse every file, with as many reads in flight as the
+    // pipeline keeps (READS_IN_FLIGHT), so that only the pipeline's own work differs.
     let t = performance.now();
     const names = await fg('**/*.yaml', { cwd: dir, ignore: ['schemas/**'] });
-    for (const name of names) parse(await readFile(join(dir, name), 'utf8'));
+    let next = 0;
+    const worker = async () => {
+      while (next < names.length) parse(await readFile(join(dir, names[next++]!), 'utf8'));
+    };
+    await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
     bare.push(performance.now() - t);
     t = performance.now();
     result = await runPipeline({ contentDir: dir, asOf: '2026-01-01' });
@@ -85,7 +102,7 @@ for (const n of [...new Set([...sizes, ...httpSizes])].sort((a, b) => a - b)) {
   ]);
 }
 if (only.has('pipeline')) {
-  print('## Pipeline (validate, cross-check, project both profiles) vs bare read + YAML.parse\n');
+  print(`## Pipeline (validate, cross-check, project both profiles) vs bare read + YAML.parse, both ${READS_IN_FLIGHT} reads in flight\n`);
   print(table(['scale', 'files', 'events (A)', 'bare parse ms', 'pipeline ms', 'pipeline / bare'], pipelineRows));
   print('');
 }
@@ -95,13 +112,18 @@ if (only.has('pipeline')) {
  * it with arrayBuffer() would add a copy of the whole body that no server makes, and at ×100 the
  * collector's work on those copies would be most of what is measured.
  */
-async function drain(res: Response): Promise<void> {
+async function drain(res: Response): Promise<number> {
   const reader = res.body?.getReader();
-  if (reader) while (!(await reader.read()).done);
+  let bytes = 0;
+  if (reader) for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.byteLength;
+  return bytes;
 }
 
+const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
+
 // ---------------------------------------------------------------------------------------------
-// Handler latency in-process, per query kind, without and with the answer cache.
+// Handler latency in-process, per query shape, with the answer cache off (every call parses,
+// selects and writes) and on (a repeated query string is a lookup).
 if (only.has('handler')) {
   print('## Handler latency in-process (ms, body read to its end)\n');
   const rows: string[][] = [];
@@ -112,23 +134,26 @@ if (only.has('handler')) {
     const iterations = n >= 100 ? 200 : n >= 10 ? 500 : 2000;
     const warmup = iterations / 10;
     say(`handler ×${n}…`);
-    for (const q of queryMix(d)) {
+    const handlers = { uncached: createHandler(d, { cacheBytes: 0 }), cached: createHandler(d) };
+    for (const q of handlerShapes(d)) {
       const cells: string[] = [];
-      for (const cacheBytes of [0, undefined]) {
-        const h = createHandler(d, cacheBytes === 0 ? { cacheBytes: 0 } : {});
+      let bytes = 0;
+      for (const h of [handlers.uncached, handlers.cached]) {
         const times: number[] = [];
         for (let i = 0; i < iterations + warmup; i++) {
           const t = performance.now();
-          await drain(h(new Request(`http://localhost${q.path}`)));
+          const res = h(new Request(`http://localhost${q.path}`));
+          bytes = await drain(res);
           if (i >= warmup) times.push(performance.now() - t);
+          if (res.status !== q.status) throw new Error(`${q.path}: ${res.status}, expected ${q.status}`);
         }
         times.sort((a, b) => a - b);
         cells.push(ms(percentile(times, 0.5)), ms(percentile(times, 0.99)));
       }
-      rows.push([`×${n}`, q.name, ...cells]);
+      rows.push([`×${n}`, q.selective ? `${q.name} †` : q.name, kb(bytes), ...cells]);
     }
   }
-  print(table(['scale', 'query', 'uncached p50', 'uncached p99', 'cached p50', 'cached p99'], rows));
+  print(table(['scale', 'query († selective)', 'body', 'uncached p50', 'uncached p99', 'cached p50', 'cached p99'], rows));
   print('');
 }
 
@@ -145,8 +170,9 @@ const { default: fn } = await import(process.argv[2]);
 const res = await fn(new Request('http://localhost/api/chronicle?topic=' + process.argv[3]));
 await res.arrayBuffer();
 const cold = performance.now() - t0;
+const rssMb = process.memoryUsage().rss / 2 ** 20;
 for (const q of JSON.parse(process.argv[4])) await (await fn(new Request('http://localhost' + q))).arrayBuffer();
-console.log(JSON.stringify({ cold, boot: t0, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+console.log(JSON.stringify({ cold, boot: t0, rssMb, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
 `,
   );
   for (const n of sizes) {
@@ -165,7 +191,7 @@ console.log(JSON.stringify({ cold, boot: t0, maxRssMb: process.resourceUsage().m
       alias: { '#served': join(dir, 'served.js') },
       logLevel: 'error',
     });
-    const samples: { cold: number; boot: number; maxRssMb: number }[] = [];
+    const samples: { cold: number; boot: number; rssMb: number; maxRssMb: number }[] = [];
     for (let i = 0; i < 7; i++) {
       const r = spawnSync(process.execPath, [runner, bundle, d.filters.topic[0]!, JSON.stringify(queryMix(d).map((q) => q.path))], {
         encoding: 'utf8',
@@ -175,13 +201,26 @@ console.log(JSON.stringify({ cold, boot: t0, maxRssMb: process.resourceUsage().m
     }
     rows.push([
       `×${n}`,
-      `${((await readFile(bundle)).byteLength / 1024).toFixed(0)} KiB`,
+      kb((await readFile(bundle)).byteLength),
       ms(median(samples.map((s) => s.cold))),
       ms(median(samples.map((s) => s.boot))),
+      `${median(samples.map((s) => s.rssMb)).toFixed(0)} MiB`,
       `${Math.max(...samples.map((s) => s.maxRssMb)).toFixed(0)} MiB`,
     ]);
   }
-  print(table(['scale', 'bundle', 'import + first answer ms (median of 7)', 'node boot ms', 'peak RSS after the whole mix'], rows));
+  print(
+    table(
+      [
+        'scale',
+        'bundle',
+        'import + first answer ms (median of 7)',
+        'node boot ms',
+        'RSS after the first answer',
+        'peak RSS after the whole mix',
+      ],
+      rows,
+    ),
+  );
   print('');
 }
 
@@ -227,11 +266,15 @@ interface Load {
 const wrk = spawnSync('wrk', ['--version']).error === undefined;
 if (only.has('http') && !wrk) say('wrk not found (apt-get install wrk): falling back to autocannon, which tops out early on large bodies');
 
-function loadWrk(url: string): Load {
+function loadWrk(url: string, status: number): Load {
   const r = spawnSync('wrk', ['-t1', '-c32', `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
   const out = r.stdout;
-  const bad = /Non-2xx or 3xx responses: (\d+)/.exec(out) ?? /Socket errors: .*/.exec(out);
-  if (r.status !== 0 || bad) throw new Error(`${url}: ${bad?.[0] ?? r.stderr}`);
+  // A 400 shape must get 400s, which wrk counts as non-2xx: then every response must be one.
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: .*/.exec(out);
+  if (r.status !== 0 || socket || (status === 200 ? non2xx > 0 : non2xx !== requests))
+    throw new Error(`${url}: ${socket?.[0] ?? `${non2xx} of ${requests} non-2xx`} ${r.stderr}`);
   const latency = (q: string) => {
     const m = new RegExp(`${q}%\\s+([\\d.]+)(us|ms|s)`).exec(out)!;
     return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's'];
@@ -239,11 +282,14 @@ function loadWrk(url: string): Load {
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: latency('50'), p99: latency('99') };
 }
 
-async function loadAutocannon(url: string): Promise<Load> {
+async function loadAutocannon(url: string, status: number): Promise<Load> {
   const r = await autocannon({ url, connections: 32, duration, pipelining: 1 });
-  if (r.errors || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+  if (r.errors || (status === 200 ? r.non2xx : r.non2xx !== r.requests.total))
+    throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
 }
+
+type ServerName = 'limit' | 'cached' | 'uncached' | 'naive' | 'jsonServer';
 
 if (only.has('http')) {
   for (const n of httpSizes) {
@@ -256,9 +302,10 @@ if (only.has('http')) {
     await writeFile(db, JSON.stringify({ events: d.events, relations: d.relations, players: d.players, initiatives: d.initiatives }));
     say(`starting servers for ×${n}…`);
     const tsx = ['--import', 'tsx', 'scripts/bench/server.ts'];
-    const servers = {
-      ours: await start(process.execPath, [...tsx, 'chronicle', dataset, paths]),
-      limit: await start(process.execPath, [...tsx, 'static', dataset, paths]),
+    const servers: Record<ServerName, string> = {
+      limit: await start(process.execPath, [...tsx, 'limit', dataset, paths]),
+      cached: await start(process.execPath, [...tsx, 'chronicle', dataset, paths]),
+      uncached: await start(process.execPath, [...tsx, 'chronicle-nocache', dataset, paths]),
       naive: await start(process.execPath, [...tsx, 'naive', dataset, paths]),
       jsonServer: await (async () => {
         const port = await freePort();
@@ -269,42 +316,67 @@ if (only.has('http')) {
         ).then(() => `http://127.0.0.1:${port}`);
       })(),
     };
-    const load = (url: string) => (wrk ? loadWrk(url) : loadAutocannon(url));
+    // The baselines must answer what we answer: same status, and for 200s the same JSON.
+    for (const q of mix) {
+      const ours = await fetch(servers.uncached + q.path);
+      const body = await ours.text();
+      for (const other of ['limit', 'cached', 'naive'] as const) {
+        const res = await fetch(servers[other] + q.path);
+        const text = await res.text();
+        if (res.status !== q.status || ours.status !== q.status) throw new Error(`${other} ${q.path}: ${res.status} / ours ${ours.status}`);
+        if (q.status === 200 && (other === 'naive' ? JSON.stringify(JSON.parse(text)) !== body : text !== body))
+          throw new Error(`${other} ${q.path}: a different body`);
+      }
+    }
+    const load = (url: string, status: number) => (wrk ? loadWrk(url, status) : loadAutocannon(url, status));
     print(
-      `## HTTP on 127.0.0.1, ×${n} data: requests/s (p50 / p99 latency ms), ${wrk ? 'wrk, 1 thread' : 'autocannon'}, 32 connections, median of ${rounds} interleaved ${duration}-s runs\n`,
+      `## HTTP on 127.0.0.1, ×${n} data: requests/s (p99 latency ms), ${wrk ? 'wrk, 1 thread' : 'autocannon'}, 32 connections, median of ${rounds} interleaved ${duration}-s runs\n`,
+    );
+    print(
+      '(1) the limit: bare node:http writing the precomputed bytes and headers · ours: `npm start`’s stack, answer cache on (the same few query strings repeat, so every request is a hit) and off (every request parses, selects and writes) · (3) naive: node:http, dataset parsed once, filter + JSON.stringify per request · (4) json-server 0.17, closest equivalent query (no 400s)\n',
     );
     const rows: string[][] = [];
     // Interleaved rounds, medians: on a shared 2-core machine single runs vary by ±20%.
     for (const q of mix) {
       say(`  ${q.name}`);
-      const runs: Record<'ours' | 'limit' | 'js' | 'naive', Load[]> = { ours: [], limit: [], js: [], naive: [] };
+      const names: ServerName[] = ['limit', 'cached', 'uncached', 'naive', ...(q.jsonServer ? (['jsonServer'] as const) : [])];
+      const runs = Object.fromEntries(names.map((s) => [s, [] as Load[]])) as Record<ServerName, Load[]>;
       for (let round = 0; round < rounds; round++) {
-        runs.ours.push(await load(servers.ours + q.path));
-        runs.limit.push(await load(servers.limit + q.path));
-        runs.js.push(await load(servers.jsonServer + q.jsonServer));
-        runs.naive.push(await load(servers.naive + q.path));
+        for (const s of names)
+          runs[s].push(await load(servers[s] + (s === 'jsonServer' ? q.jsonServer! : q.path), s === 'jsonServer' ? 200 : q.status));
       }
-      const mid = (xs: Load[]): Load => ({
-        rps: median(xs.map((x) => x.rps)),
-        p50: median(xs.map((x) => x.p50)),
-        p99: median(xs.map((x) => x.p99)),
-      });
-      const [ours, limit, js, naive] = [mid(runs.ours), mid(runs.limit), mid(runs.js), mid(runs.naive)];
-      const cell = (r: Load) => `${Math.round(r.rps)} (${ms(r.p50)} / ${ms(r.p99)})`;
+      const mid = (xs: Load[]): Load | undefined =>
+        xs.length ? { rps: median(xs.map((x) => x.rps)), p50: median(xs.map((x) => x.p50)), p99: median(xs.map((x) => x.p99)) } : undefined;
+      const r = Object.fromEntries(names.map((s) => [s, mid(runs[s])])) as Record<ServerName, Load | undefined>;
+      const cell = (x?: Load) => (x ? `${Math.round(x.rps)} (${ms(x.p99)})` : '—');
+      const rate = (a?: Load, b?: Load) => (a && b ? ratio(a.rps, b.rps) : '—');
       rows.push([
         q.name,
-        cell(ours),
-        cell(limit),
-        cell(js),
-        cell(naive),
-        ratio(ours.rps, limit.rps),
-        ratio(ours.rps, js.rps),
-        ratio(ours.rps, naive.rps),
+        cell(r.limit),
+        cell(r.cached),
+        cell(r.uncached),
+        cell(r.naive),
+        cell(r.jsonServer),
+        rate(r.cached, r.limit),
+        rate(r.uncached, r.limit),
+        rate(r.uncached, r.naive),
+        rate(r.uncached, r.jsonServer),
       ]);
     }
     print(
       table(
-        ['query', 'ours', '(1) same bytes, no filtering', '(2) json-server', '(3) naive', 'ours / (1)', 'ours / (2)', 'ours / (3)'],
+        [
+          'query',
+          '(1) limit',
+          'ours, cached',
+          'ours, uncached',
+          '(3) naive',
+          '(4) json-server',
+          'cached / (1)',
+          'uncached / (1)',
+          'uncached / (3)',
+          'uncached / (4)',
+        ],
         rows,
       ),
     );
@@ -313,4 +385,4 @@ if (only.has('http')) {
   }
 }
 
-await rm(work, { recursive: true, force: true });
+if (!args.work) await rm(work, { recursive: true, force: true });

@@ -18,7 +18,9 @@ export const HUB_PLAYERS = 3;
  * - the most named players (HUB_PLAYERS) keep their id in every copy's events, so at ×100 each is
  *   in thousands of events (a `player=` query on one of them is the least selective there is);
  * - years are uneven: in every copy past the first, about half the events and relations move to
- *   2024–2025, so recent date ranges hold far more records than early ones;
+ *   2024–2025, so recent date ranges hold far more records than early ones; copies get a new
+ *   month and day, so that they scatter through the date order instead of sitting beside their
+ *   original (which would make every posting list a few long runs);
  * - about one record in five has a description as long as the content schema allows (400
  *   characters, about 2.7 times the real median), and about one event in twenty has 10–30 more
  *   sources, from distinct outlets.
@@ -81,8 +83,12 @@ export async function scaleContent(source: string, target: string, factor: numbe
     const out: [(typeof kinds)[number], Record<string, unknown>][] = [];
     records.events.forEach((e, i) => {
       const date = e.date as string;
-      let moved = year(i, date.slice(0, 4)) + date.slice(4);
-      if (moved.endsWith('-02-29')) moved = moved.replace(/29$/, '28');
+      // Month and day drawn anew (at the precision the curator gave), so that a copy does not sit
+      // beside the original in date order: posting lists are as scattered as real data would be.
+      const pad = (n: number) => String(n).padStart(2, '0');
+      const month = pad(1 + Math.floor(rand(i, 6) * 12));
+      const day = pad(1 + Math.floor(rand(i, 7) * 28));
+      const moved = copy ? year(i, date.slice(0, 4)) + (date.length >= 7 ? `-${month}` : '') + (date.length === 10 ? `-${day}` : '') : date;
       const id = copy
         ? moved.slice(0, 4) === date.slice(0, 4)
           ? `${e.id}-s${copy}`
