@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BuiltDataset, Event, Initiative, Kind, Player, Relation } from '../functions/chronicle/dataset.js';
+import { completeAnswer } from '../functions/chronicle/body.js';
 import { prepare } from '../functions/chronicle/prepare.js';
 import { DATA_LICENSE } from './license.js';
 import { PROFILE_NAMES } from './profiles.js';
@@ -135,7 +136,7 @@ export function downloadFiles(d: BuiltDataset): Record<string, string | Uint8Arr
       format: 'json',
       mediaType: 'application/json',
       records: d.kinds.reduce((n, k) => n + (d[k]?.length ?? 0), 0),
-      data: prepare(d).complete,
+      data: completeAnswer(prepare(d)),
     },
   };
   for (const k of d.kinds) {

@@ -540,7 +540,7 @@ describe('answer cache accounting', () => {
     const r = h(new Request('https://api.test/api/chronicle?topic=deposit'));
     const body = new Uint8Array(await r.arrayBuffer());
     const ok = Object.fromEntries(r.headers);
-    const answer = { etag: ok.etag!, body, ok, notModified: ok };
+    const answer = { etag: ok.etag!, body: { chunks: [body], length: body.byteLength, owned: body.byteLength }, ok, notModified: ok };
     const key = 'player=' + 'x'.repeat(8000);
     const headerChars = Object.entries(ok).reduce((n, [k, v]) => n + k.length + v.length, 0);
     expect(answerBytes(answer, key)).toBeGreaterThanOrEqual(body.byteLength + 2 * key.length + 2 * 2 * headerChars);

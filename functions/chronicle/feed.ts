@@ -1,12 +1,12 @@
 import type { Event } from './dataset.js';
 import { explorerEventUrl, explorerListUrl } from './links.js';
+import { selectIndexed } from './indexed.js';
 import type { Prepared } from './prepare.js';
 import type { Query } from './query.js';
-import { select } from './select.js';
 
 // Atom and JSON Feed 1.1 of events, newest first, over the same filters as the API: the query is
-// parsed by query.ts and the events chosen by select.ts, so a feed and `include=events` with the
-// same parameters can never disagree. Entries link the event's primary source and its explorer page.
+// parsed by query.ts and the events chosen by the API's own selection (indexed.ts), so a feed and
+// `include=events` with the same parameters can never disagree. Entries link the event's primary source and its explorer page.
 
 export type FeedFormat = 'atom' | 'json';
 
@@ -46,11 +46,13 @@ export function queryString(normalized: string): string {
 
 /** The events a feed shows: the filtered events, newest first, at most FEED_LIMIT. */
 export function feedEvents(p: Prepared, q: Query): Event[] {
-  const events = p.dataset.events;
-  const keep = select(p, { ...q, include: new Set(['events']) }).get('events')!;
-  const chosen = keep === 'all' ? events : keep.map((i) => events[i]!);
+  const n = p.header.counts.events ?? 0;
+  const keep = selectIndexed(p, { ...q, include: new Set(['events']) }).get('events')!;
+  const runs = keep === 'all' ? [0, n] : keep;
+  // Newest first: the runs from the end, each from its last record; only these are parsed.
   const out: Event[] = [];
-  for (let i = chosen.length - 1; i >= 0 && out.length < FEED_LIMIT; i--) out.push(chosen[i]!);
+  for (let k = runs.length - 2; k >= 0 && out.length < FEED_LIMIT; k -= 2)
+    for (let i = runs[k + 1]! - 1; i >= runs[k]! && out.length < FEED_LIMIT; i--) out.push(p.record('events', i));
   return out;
 }
 
@@ -76,7 +78,7 @@ interface FeedContext {
 }
 
 function context(p: Prepared, q: Query, format: FeedFormat): FeedContext {
-  const d = p.dataset;
+  const d = p.header;
   const qs = queryString(q.normalized);
   const self = new URL(`${CANONICAL_FEED_PATH[format]}${qs ? `?${qs}` : ''}`, d.meta.source).href;
   const label = (group: string, code: string) => d.labels[group]?.[code] ?? code;
@@ -91,13 +93,13 @@ function context(p: Prepared, q: Query, format: FeedFormat): FeedContext {
     title: `オンチェーン金融クロニクル ${d.profile === 'A' ? '拡張版' : '基本版'}: イベント${filters}`,
     // A tag URI: stable whatever the explorer's URLs become, so readers never see an entry twice.
     entryId: (e) => `tag:${host},2026:events/${e.id}`,
-    names: (e) => e.players.map((id) => p.playerNames.get(id) ?? id),
+    names: (e) => e.players.map((id) => p.playerName(id) ?? id),
     label,
   };
 }
 
 function entryHtml(c: FeedContext, e: Event): string {
-  const d = c.p.dataset;
+  const d = c.p.header;
   const sources = e.sources ?? [{ name: '出典', url: e.source }];
   return [
     `<p>${xml(e.description)}</p>`,
@@ -115,7 +117,7 @@ export function renderFeed(p: Prepared, q: Query, format: FeedFormat): string {
 }
 
 function atom(c: FeedContext): string {
-  const d = c.p.dataset;
+  const d = c.p.header;
   const entries = c.events.map((e) => {
     const categories = (['topic', 'region', 'status'] as const)
       .map((g) => `<category term="${xml(e[g])}" label="${xml(c.label(g, e[g]))}" scheme="${xml(new URL(`/#${g}`, d.meta.source).href)}"/>`)
@@ -153,7 +155,7 @@ ${entries.join('\n')}
 }
 
 function jsonFeed(c: FeedContext): string {
-  const d = c.p.dataset;
+  const d = c.p.header;
   return JSON.stringify({
     version: 'https://jsonfeed.org/version/1.1',
     title: c.title,

@@ -1,77 +1,177 @@
-import type { BuiltDataset, Kind } from './dataset.js';
+import { endianness } from 'node:os';
+import type { BuiltDataset, Event, Initiative, Kind, Player, Relation } from './dataset.js';
+import { buildHints, type Hints } from './hints.js';
+import { buildImage, isServed, type ImageHeader, type Served } from './image.js';
 import type { QueryRules } from './query.js';
-import { initiativeTopics, queryRules } from './rules.js';
+
+/** A code column: one code number per record, and per code the positions of its records. */
+export interface Column {
+  values: Uint8Array;
+  /** Positions with code c: `post[start[c] … start[c + 1])`, ascending. */
+  start: Uint32Array;
+  post: Uint32Array;
+  /** Code → code number. */
+  codes: ReadonlyMap<string, number>;
+}
+
+/** Lists of numbers, one per source: list i is `list[start[i] … start[i + 1])`. */
+export interface Lists {
+  start: Uint32Array;
+  list: Uint32Array;
+}
+
+/** A sorted date column as its distinct values and where each begins (`start` has one more entry). */
+export interface Dates {
+  distinct: readonly string[];
+  start: Uint32Array;
+}
 
 /**
- * Everything a request needs that does not depend on the request, computed once per instance:
- * each record serialized and UTF-8 encoded once, whole arrays for unfiltered kinds, the fixed parts
- * of the envelope, the unfiltered answer whole, and the rules queries are checked against. An answer
- * is then a filter and a copy of bytes: nothing is serialized or encoded per request.
+ * Everything a request needs that does not depend on the request: the image (each record's JSON
+ * bytes, in response order, and the indexes), views over it, the fixed parts of the envelope and
+ * the rules queries are checked against. An answer is then index lookups and slices of bytes:
+ * nothing is serialized or encoded per request.
  */
 export interface Prepared {
-  dataset: BuiltDataset;
+  header: ImageHeader;
   rules: QueryRules;
-  /** Each record's JSON bytes, per kind, in response order. */
-  records: Record<Kind, readonly Buffer[]>;
-  /** `,"<kind>":[…]` with every record of a kind. */
-  whole: Record<Kind, Buffer>;
+  /** Every record's bytes: per kind `,"<kind>":[r0,r1,…]`. */
+  json: Buffer;
+  /** Per kind, where each record starts in `json`; entry n is one past the closing bracket. */
+  offsets: Record<Kind, Uint32Array>;
   /** `,"<kind>":[` */
   open: Record<Kind, Buffer>;
   /** `{"meta":{"asOf":…,"source":…,"attribution":…,"counts":{` */
   head: Buffer;
   /** `}},"labels":{…}` */
   labels: Buffer;
-  /** The whole answer when every kind is returned unfiltered. */
-  complete: Uint8Array<ArrayBuffer>;
-  /** Each player's Japanese name, by id (for the feeds). */
-  playerNames: ReadonlyMap<string, string>;
-  /** Per initiative, the topics of its events (for the topic filter). */
-  initiativeTopics: readonly ReadonlySet<string>[];
+  events: { topic: Column; region: Column; status: Column; key: Column; dates: Dates; players: Lists };
+  relations: { topic: Column; years: Dates; /** a and b of relation i at 2i and 2i + 1 */ parties: Uint32Array };
+  players: { region: Column; events: Lists; relations: Lists; /** Player id → position. */ position(id: string): number };
+  initiatives: { /** Per initiative, bit c set when one of its events has topic code c. */ topics: Uint32Array };
+  /** Record i of a kind as an object, parsed from its bytes (for the feeds, which render records). */
+  record: <K extends Kind>(kind: K, i: number) => RecordOf<K>;
+  /** A player's Japanese name (for the feeds). */
+  playerName(id: string): string | undefined;
 }
 
-const COMMA = Buffer.from(',');
-const CLOSE_ARRAY = Buffer.from(']');
-const CLOSE_OBJECT = Buffer.from('}');
+type RecordOf<K extends Kind> = { events: Event; relations: Relation; players: Player; initiatives: Initiative }[K];
 
-export function prepare(d: BuiltDataset): Prepared {
-  const records = {} as Record<Kind, readonly Buffer[]>;
-  const whole = {} as Record<Kind, Buffer>;
+/**
+ * Opens the served image (`.build/served.js` and the bytes it loads), or builds one in-process
+ * from a dataset given as an object. Throws on a dataset or image it cannot use.
+ */
+export function prepare(input: BuiltDataset | Served): Prepared {
+  if (endianness() !== 'LE') throw new Error('the image is little-endian; this machine is not');
+  const image = isServed(input) ? { header: input as ImageHeader, bytes: input.load() } : buildImage(input);
+  const header = image.header;
+  const bytes = aligned(image.bytes);
+  const section = (name: string): Uint8Array => {
+    const at = header.sections[name];
+    if (!at) throw new Error(`the image has no section ${name}`);
+    return bytes.subarray(at[0], at[0] + at[1]);
+  };
+  const u32 = (name: string) => {
+    const s = section(name);
+    return new Uint32Array(s.buffer, s.byteOffset, s.byteLength / 4);
+  };
+  const decode = (s: Uint8Array) => Buffer.from(s.buffer, s.byteOffset, s.byteLength).toString('utf8');
+  const built = decode(section('version'));
+  if (built !== header.version) throw new Error(`the image is of build ${built}, not ${header.version}`);
+
+  const column = (name: string, table: readonly string[]): Column => ({
+    values: section(name),
+    start: u32(`${name}.start`),
+    post: u32(`${name}.post`),
+    codes: new Map(table.map((c, i) => [c, i])),
+  });
+  const lists = (name: string): Lists => ({ start: u32(`${name}.start`), list: u32(name) });
+  const json = section('json');
+
+  const offsets = {} as Record<Kind, Uint32Array>;
   const open = {} as Record<Kind, Buffer>;
-  for (const k of d.kinds) {
-    records[k] = (d[k] ?? []).map((r) => Buffer.from(JSON.stringify(r)));
+  for (const k of header.kinds) {
+    offsets[k] = u32(`${k}.offsets`);
     open[k] = Buffer.from(`,"${k}":[`);
-    whole[k] = Buffer.concat([open[k], ...records[k].flatMap((r, i) => (i ? [COMMA, r] : [r])), CLOSE_ARRAY]);
+    if (offsets[k].length !== (header.counts[k] ?? 0) + 1) throw new Error(`the image's ${k} offsets do not match its counts`);
   }
-  const { asOf, source, attribution } = d.meta;
-  const p: Omit<Prepared, 'complete'> = {
-    dataset: d,
-    rules: queryRules(d),
-    records,
-    whole,
+
+  const text = (from: number, to: number) => Buffer.from(json.buffer, json.byteOffset + from, to - from).toString('utf8');
+  const record = <K extends Kind>(kind: K, i: number): RecordOf<K> => {
+    const off = offsets[kind];
+    return JSON.parse(text(off[i]!, off[i + 1]! - 1)) as RecordOf<K>;
+  };
+
+  // Player ids are only decoded when a query names a player, and the hints of a 400 (which need
+  // every player's names) only when a query is refused: neither costs a cold start anything.
+  let ids: string[] | undefined;
+  const idList = () => (ids ??= decode(section('players.ids')).split('\n'));
+  const position = (id: string): number => {
+    const list = idList();
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]! < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < list.length && list[lo] === id ? lo : -1;
+  };
+  let hints: Hints | undefined;
+  const allPlayers = (): Player[] => {
+    const off = offsets.players;
+    return off && off.length > 1 ? (JSON.parse(text(off[0]! - 1, off[off.length - 1]!)) as Player[]) : [];
+  };
+  const names = new Map<string, string | undefined>();
+
+  const { asOf, source, attribution } = header.meta;
+  const { topic, region, status } = header.codes;
+  return {
+    header,
+    rules: {
+      kinds: header.kinds,
+      ...header.filters,
+      players: { has: (id) => (header.counts.players ? position(id) >= 0 : false) },
+      get hints() {
+        const { profile, filters, labels, otherCodes } = header;
+        return (hints ??= buildHints({ profile, filters, labels, otherCodes, players: allPlayers() }));
+      },
+    },
+    json: Buffer.from(json.buffer, json.byteOffset, json.byteLength),
+    offsets,
     open,
     head: Buffer.from(`{"meta":${JSON.stringify({ asOf, source, attribution }).slice(0, -1)},"counts":{`),
-    labels: Buffer.from(`}},"labels":${JSON.stringify(d.labels)}`),
-    playerNames: new Map(d.players.map((x) => [x.id, x.nameJa])),
-    initiativeTopics: initiativeTopics(d),
+    labels: Buffer.from(`}},"labels":${JSON.stringify(header.labels)}`),
+    events: {
+      topic: column('events.topic', topic),
+      region: column('events.region', region),
+      status: column('events.status', status),
+      key: column('events.key', ['false', 'true']),
+      dates: { distinct: header.eventDates, start: u32('events.date.start') },
+      players: lists('events.players'),
+    },
+    relations: {
+      topic: column('relations.topic', topic),
+      years: { distinct: header.relationYears, start: u32('relations.year.start') },
+      parties: u32('relations.ab'),
+    },
+    players: { region: column('players.region', region), events: lists('players.events'), relations: lists('players.relations'), position },
+    initiatives: { topics: header.kinds.includes('initiatives') ? u32('initiatives.topics') : new Uint32Array(0) },
+    record,
+    playerName: (id) => {
+      if (!names.has(id)) {
+        const at = position(id);
+        names.set(id, at < 0 ? undefined : record('players', at).nameJa);
+      }
+      return names.get(id);
+    },
   };
-  return { ...p, complete: assemble(p, new Map(d.kinds.map((k) => [k, 'all']))) };
 }
 
-/** Joins the prepared bytes of the chosen records; nothing is serialized here. */
-export function assemble(p: Omit<Prepared, 'complete'>, chosen: ReadonlyMap<Kind, readonly number[] | 'all'>): Uint8Array<ArrayBuffer> {
-  const counts: string[] = [];
-  const parts: Buffer[] = [];
-  for (const [kind, keep] of chosen) {
-    const all = p.records[kind];
-    if (keep === 'all') {
-      counts.push(`"${kind}":${all.length}`);
-      parts.push(p.whole[kind]);
-    } else {
-      counts.push(`"${kind}":${keep.length}`);
-      parts.push(p.open[kind]);
-      keep.forEach((i, n) => (n ? parts.push(COMMA, all[i]!) : parts.push(all[i]!)));
-      parts.push(CLOSE_ARRAY);
-    }
-  }
-  return Buffer.concat([p.head, Buffer.from(counts.join(',')), p.labels, ...parts, CLOSE_OBJECT]) as Uint8Array<ArrayBuffer>;
+/** Typed arrays view the image in place, which needs its sections 4-byte aligned in memory. */
+function aligned(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset % 8 === 0) return bytes;
+  const copy = new Uint8Array(new ArrayBuffer(bytes.byteLength));
+  copy.set(bytes);
+  return copy;
 }

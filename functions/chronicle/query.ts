@@ -26,8 +26,8 @@ export interface QueryRules {
   topic: readonly string[];
   region: readonly string[];
   status: readonly string[];
-  /** Player ids. */
-  players: ReadonlySet<string>;
+  /** Player ids (a Set, or the served image's sorted ids). */
+  players: { has(id: string): boolean };
   /** What a refused value most likely meant (Japanese names and labels, members, case, the other profile). */
   hints: Hints;
 }

@@ -1,0 +1,93 @@
+import type { Kind } from './dataset.js';
+import type { Prepared } from './prepare.js';
+import type { Selection } from './indexed.js';
+
+/**
+ * An answer's bytes as chunks to write in order: slices of the prepared record bytes where they are
+ * large, and one fresh buffer holding everything small (the envelope, short runs of records).
+ */
+export interface Body {
+  chunks: readonly Uint8Array<ArrayBuffer>[];
+  /** Bytes in all chunks. */
+  length: number;
+  /** Bytes allocated for this answer alone (the rest are views of the prepared bytes). */
+  owned: number;
+}
+
+/**
+ * Below this many bytes an answer is one buffer: a copy that small costs less than handing on
+ * several chunks, and a single buffer is what a Response or a socket takes most cheaply.
+ */
+export const ONE_BUFFER_BELOW = 64 * 1024;
+
+/**
+ * A run of records at least this long goes out as a view of the prepared bytes, not a copy:
+ * copying 8 KiB costs about what one more chunk costs whoever reads the body.
+ */
+export const VIEW_FROM = 8 * 1024;
+
+const CLOSE_ARRAY = Buffer.from(']');
+const CLOSE_OBJECT = Buffer.from('}');
+
+/** Lays out an answer: the envelope with its counts, then each chosen kind's records. Nothing is serialized. */
+export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>): Body {
+  const counts: string[] = [];
+  const pieces: Uint8Array[] = [p.head, p.labels];
+  const json = p.json;
+  for (const [kind, keep] of chosen) {
+    const off = p.offsets[kind];
+    const n = off.length - 1;
+    if (keep === 'all') {
+      counts.push(`"${kind}":${n}`);
+      // The whole kind, its opening `,"<kind>":[` and closing bracket included.
+      pieces.push(json.subarray(off[0]! - p.open[kind].length, off[n]));
+      continue;
+    }
+    let kept = 0;
+    pieces.push(p.open[kind]);
+    for (let k = 0; k < keep.length; k += 2) {
+      const s = keep[k]!;
+      const e = keep[k + 1]!;
+      kept += e - s;
+      // Records s … e - 1 with the comma after each; the last run stops before its final comma.
+      pieces.push(json.subarray(off[s], off[e]! - (k + 2 === keep.length ? 1 : 0)));
+    }
+    pieces.push(CLOSE_ARRAY);
+    counts.push(`"${kind}":${kept}`);
+  }
+  pieces.push(CLOSE_OBJECT);
+  pieces.splice(1, 0, Buffer.from(counts.join(',')));
+  return coalesce(pieces);
+}
+
+/** Copies the small pieces into one buffer, in order, and keeps the large ones as they are. */
+function coalesce(pieces: Uint8Array[]): Body {
+  let length = 0;
+  let small = 0;
+  for (const piece of pieces) {
+    length += piece.byteLength;
+    if (piece.byteLength < VIEW_FROM) small += piece.byteLength;
+  }
+  const one = length < ONE_BUFFER_BELOW;
+  const scratch = Buffer.allocUnsafeSlow(one ? length : small);
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let at = 0;
+  let from = 0;
+  for (const piece of pieces) {
+    if (one || piece.byteLength < VIEW_FROM) {
+      scratch.set(piece, at);
+      at += piece.byteLength;
+    } else {
+      if (at > from) chunks.push(scratch.subarray(from, at));
+      from = at;
+      chunks.push(piece as Uint8Array<ArrayBuffer>);
+    }
+  }
+  if (at > from) chunks.push(scratch.subarray(from, at));
+  return { chunks, length, owned: scratch.byteLength };
+}
+
+/** The unfiltered answer as one buffer, byte for byte what GET /api/chronicle sends (the build's download). */
+export function completeAnswer(p: Prepared): Uint8Array {
+  return Buffer.concat(assemble(p, new Map(p.header.kinds.map((k) => [k, 'all' as const]))).chunks);
+}

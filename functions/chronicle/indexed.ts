@@ -1,0 +1,291 @@
+import type { Kind } from './dataset.js';
+import type { Column, Dates, Lists, Prepared } from './prepare.js';
+import type { Query } from './query.js';
+
+/**
+ * The records of one kind a query keeps: 'all', or runs of consecutive positions as flat pairs
+ * `[start0, end0, start1, end1, …]` (end exclusive), ascending. A run is one slice of bytes.
+ */
+export type Selection = 'all' | number[];
+
+/**
+ * For each requested kind, the records that pass every filter that applies to it, found through
+ * the served image's indexes: the most selective filter's posting list (or date range) gives the
+ * candidates, and each candidate is checked against the other filters with a lookup in a code
+ * column. It returns exactly what select.ts (the contract read record by record, which the
+ * explorer page runs) returns, as runs: test/model.test.ts holds the two to that.
+ */
+export function selectIndexed(p: Prepared, q: Query): Map<Kind, Selection> {
+  const out = new Map<Kind, Selection>();
+  for (const kind of p.header.kinds) {
+    if (q.include && !q.include.has(kind)) continue;
+    switch (kind) {
+      case 'events':
+        out.set(kind, selectEvents(p, q));
+        break;
+      case 'relations':
+        out.set(kind, selectRelations(p, q));
+        break;
+      case 'players': {
+        const region = codeFilter(p.players.region, q.region);
+        out.set(kind, region ? drive(p.header.counts.players ?? 0, [region]) : 'all');
+        break;
+      }
+      case 'initiatives':
+        out.set(kind, q.topic ? initiatives(p, q.topic) : 'all');
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * One filter over positions 0 … n - 1: how many records it can keep at most, the candidates it
+ * keeps in ascending order, and a test for one position.
+ */
+interface Filter {
+  estimate: number;
+  candidates(): ArrayLike<number>;
+  test(i: number): boolean;
+}
+
+function selectEvents(p: Prepared, q: Query): Selection {
+  const e = p.events;
+  const n = p.header.counts.events ?? 0;
+  const filters = [
+    codeFilter(e.topic, q.topic),
+    codeFilter(e.region, q.region),
+    codeFilter(e.status, q.status),
+    codeFilter(e.key, q.key && new Set([...q.key].map(String))),
+    q.player && playerFilter(p, q.player, p.players.events, (i, want) => anyIn(e.players, i, want)),
+    dateFilter(e.dates, n, q.from, q.to),
+  ].filter((f): f is Filter => f !== undefined);
+  return filters.length ? drive(n, filters) : 'all';
+}
+
+function selectRelations(p: Prepared, q: Query): Selection {
+  const r = p.relations;
+  const n = p.header.counts.relations ?? 0;
+  const filters = [
+    // `mixed` is never an allowed topic value, so mixed relations drop out under any topic filter.
+    codeFilter(r.topic, q.topic),
+    q.player && playerFilter(p, q.player, p.players.relations, (i, want) => want.has(r.parties[2 * i]!) || want.has(r.parties[2 * i + 1]!)),
+    dateFilter(r.years, n, q.from, q.to),
+  ].filter((f): f is Filter => f !== undefined);
+  return filters.length ? drive(n, filters) : 'all';
+}
+
+/** Only `topic` narrows initiatives: one is kept when any of its events has a requested topic. */
+function initiatives(p: Prepared, topics: ReadonlySet<string>): Selection {
+  let bits = 0;
+  for (const t of topics) {
+    const c = p.events.topic.codes.get(t);
+    if (c !== undefined) bits |= 1 << c;
+  }
+  const masks = p.initiatives.topics;
+  const runs: number[] = [];
+  for (let i = 0; i < masks.length; i++) if (masks[i]! & bits) push(runs, i);
+  return runs;
+}
+
+/**
+ * Runs the filters: the one keeping fewest records at most drives (its candidates are the only
+ * positions looked at), the others test each candidate. A filter that keeps every record is
+ * dropped before this, so no filter means 'all'.
+ */
+function drive(n: number, filters: Filter[]): Selection {
+  let driver = filters[0]!;
+  for (const f of filters) if (f.estimate < driver.estimate) driver = f;
+  const others = filters.filter((f) => f !== driver);
+  const candidates = driver.candidates();
+  const runs: number[] = [];
+  const len = candidates.length;
+  if (others.length === 0) {
+    for (let k = 0; k < len; k++) push(runs, candidates[k]!);
+  } else if (others.length === 1) {
+    const test = others[0]!.test;
+    for (let k = 0; k < len; k++) {
+      const i = candidates[k]!;
+      if (test(i)) push(runs, i);
+    }
+  } else {
+    next: for (let k = 0; k < len; k++) {
+      const i = candidates[k]!;
+      for (const f of others) if (!f.test(i)) continue next;
+      push(runs, i);
+    }
+  }
+  return runs.length === 2 && runs[0] === 0 && runs[1] === n ? 'all' : runs;
+}
+
+/** Appends position i to the runs, extending the last run when i follows it. */
+function push(runs: number[], i: number): void {
+  const last = runs.length - 1;
+  if (last > 0 && runs[last] === i) runs[last] = i + 1;
+  else runs.push(i, i + 1);
+}
+
+/** A filter on a code column; undefined when absent or when the codes asked for cover every record. */
+function codeFilter(col: Column, values: ReadonlySet<string> | undefined): Filter | undefined {
+  if (!values) return undefined;
+  const allowed = new Uint8Array(col.start.length - 1);
+  const codes: number[] = [];
+  let estimate = 0;
+  for (const v of values) {
+    const c = col.codes.get(v);
+    if (c === undefined || allowed[c]) continue;
+    allowed[c] = 1;
+    codes.push(c);
+    estimate += col.start[c + 1]! - col.start[c]!;
+  }
+  const n = col.values.length;
+  if (estimate === n) return undefined;
+  const vals = col.values;
+  return {
+    estimate,
+    test: (i) => allowed[vals[i]!] === 1,
+    candidates: () => {
+      if (codes.length === 1) return col.post.subarray(col.start[codes[0]!], col.start[codes[0]! + 1]);
+      // Several codes: a scan of the column when they cover much of it, else their lists merged.
+      if (estimate * 4 > n) return scan(n, (i) => allowed[vals[i]!] === 1, estimate);
+      const merged = new Uint32Array(estimate);
+      let at = 0;
+      for (const c of codes) {
+        merged.set(col.post.subarray(col.start[c], col.start[c + 1]), at);
+        at += col.start[c + 1]! - col.start[c]!;
+      }
+      return merged.sort();
+    },
+  };
+}
+
+/** Positions named by any of the players (by their lists), tested otherwise with `has`. */
+function playerFilter(
+  p: Prepared,
+  players: ReadonlySet<string>,
+  lists: Lists,
+  has: (i: number, want: ReadonlySet<number>) => boolean,
+): Filter {
+  const want = new Set<number>();
+  for (const id of players) {
+    const at = p.players.position(id);
+    if (at >= 0) want.add(at);
+  }
+  let estimate = 0;
+  for (const w of want) estimate += lists.start[w + 1]! - lists.start[w]!;
+  return {
+    estimate,
+    test: (i) => has(i, want),
+    candidates: () => {
+      if (want.size === 1) {
+        const [w] = want;
+        return lists.list.subarray(lists.start[w!], lists.start[w! + 1]);
+      }
+      const merged = new Uint32Array(estimate);
+      let at = 0;
+      for (const w of want) {
+        merged.set(lists.list.subarray(lists.start[w], lists.start[w + 1]), at);
+        at += lists.start[w + 1]! - lists.start[w]!;
+      }
+      merged.sort();
+      // A record naming two of the players is in both lists: keep it once.
+      let kept = 0;
+      for (let k = 0; k < merged.length; k++) if (k === 0 || merged[k] !== merged[k - 1]) merged[kept++] = merged[k]!;
+      return merged.subarray(0, kept);
+    },
+  };
+}
+
+function anyIn(lists: Lists, i: number, want: ReadonlySet<number>): boolean {
+  for (let k = lists.start[i]!, end = lists.start[i + 1]!; k < end; k++) if (want.has(lists.list[k]!)) return true;
+  return false;
+}
+
+/**
+ * `from` and `to` over a sorted date column, as position ranges. With both cut to the shorter
+ * precision, `date ≥ from` keeps the dates from `from` on (as strings) and the dates that are a
+ * shorter prefix of it (`2024` for `from=2024-03`); `date ≤ to` keeps the dates before `to` and
+ * those that start with it, which is every date up to the first that is neither. Several values
+ * of one parameter match any; `from` and `to` together match both.
+ */
+function dateFilter(dates: Dates, n: number, from?: readonly string[], to?: readonly string[]): Filter | undefined {
+  if (!from && !to) return undefined;
+  const { distinct, start } = dates;
+  const at = (k: number) => start[k]!;
+  let ranges: number[] = [0, n];
+  if (from) {
+    const pieces: number[] = [];
+    for (const f of from) {
+      pieces.push(at(firstWhere(distinct, (d) => d >= f)), n);
+      for (const len of [4, 7]) {
+        if (f.length <= len) continue;
+        const k = firstWhere(distinct, (d) => d >= f.slice(0, len));
+        if (distinct[k] === f.slice(0, len)) pieces.push(at(k), at(k + 1));
+      }
+    }
+    ranges = union(pieces);
+  }
+  if (to) {
+    let hi = 0;
+    for (const t of to) hi = Math.max(hi, at(firstWhere(distinct, (d) => d > t && !d.startsWith(t))));
+    ranges = intersect(ranges, [0, hi]);
+  }
+  let estimate = 0;
+  for (let k = 0; k < ranges.length; k += 2) estimate += ranges[k + 1]! - ranges[k]!;
+  if (estimate === n) return undefined;
+  return {
+    estimate,
+    candidates: () => {
+      const out = new Uint32Array(estimate);
+      let w = 0;
+      for (let k = 0; k < ranges.length; k += 2) for (let i = ranges[k]!; i < ranges[k + 1]!; i++) out[w++] = i;
+      return out;
+    },
+    test: (i) => {
+      for (let k = 0; k < ranges.length; k += 2) if (i >= ranges[k]! && i < ranges[k + 1]!) return true;
+      return false;
+    },
+  };
+}
+
+/** The first index whose value satisfies a predicate that is false, then true, along the array. */
+function firstWhere(sorted: readonly string[], pred: (v: string) => boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pred(sorted[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Flat [start, end) pairs, overlapping or not, as sorted disjoint ranges. */
+function union(pairs: number[]): number[] {
+  const order: [number, number][] = [];
+  for (let k = 0; k < pairs.length; k += 2) if (pairs[k]! < pairs[k + 1]!) order.push([pairs[k]!, pairs[k + 1]!]);
+  order.sort((a, b) => a[0] - b[0]);
+  const out: number[] = [];
+  for (const [s, e] of order) {
+    if (out.length && s <= out[out.length - 1]!) out[out.length - 1] = Math.max(out[out.length - 1]!, e);
+    else out.push(s, e);
+  }
+  return out;
+}
+
+function intersect(ranges: number[], [lo, hi]: [number, number]): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < ranges.length; k += 2) {
+    const s = Math.max(ranges[k]!, lo);
+    const e = Math.min(ranges[k + 1]!, hi);
+    if (s < e) out.push(s, e);
+  }
+  return out;
+}
+
+function scan(n: number, keep: (i: number) => boolean, estimate: number): Uint32Array {
+  const out = new Uint32Array(estimate);
+  let w = 0;
+  for (let i = 0; i < n; i++) if (keep(i)) out[w++] = i;
+  return out.subarray(0, w);
+}
