@@ -1,17 +1,20 @@
 // `npm run screenshots`: pictures of the explorer for the README, desktop and mobile, in docs/.
 // Needs a Chromium with Japanese fonts, which the npm Chromium of the tests lacks: Debian's
 // `apt-get install -y chromium fonts-noto-cjk` (or CHROMIUM_PATH naming another browser).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { FastResponse } from 'srvx';
 import served from '#served';
 import { config } from '../functions/chronicle/chronicle.js';
+import type { BuiltDataset } from '../functions/chronicle/dataset.js';
 import { createHandler } from '../functions/chronicle/handler.js';
 import { startServer } from './server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// The served image carries no records as objects; the first initiative comes from the profile's dataset.
+const initiatives = (JSON.parse(readFileSync(`${root}.build/${served.profile}.json`, 'utf8')) as BuiltDataset).initiatives;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
   process.stderr.write(
@@ -25,7 +28,7 @@ const SHOTS = [
   { file: 'explorer-network.png', path: '/?view=network', width: 1280, height: 900, scale: 1 },
   { file: 'explorer-org.png', path: '/?org=Bank%20of%20Japan', width: 1280, height: 900, scale: 1 },
   { file: 'explorer-mobile.png', path: '/?topic=deposit', width: 360, height: 740, scale: 2 },
-  { file: 'explorer-mobile-initiative.png', path: `/?initiative=${served.initiatives?.[0]?.id ?? ''}`, width: 360, height: 740, scale: 2 },
+  { file: 'explorer-mobile-initiative.png', path: `/?initiative=${initiatives?.[0]?.id ?? ''}`, width: 360, height: 740, scale: 2 },
 ];
 
 const server = await startServer({ fetch: createHandler(served, { Response: FastResponse }), functionPaths: config.path, root, port: 0 });

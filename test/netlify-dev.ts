@@ -34,3 +34,19 @@ export async function loadNetlifyDev(): Promise<NetlifyDevClass> {
   }
   return ((await import(pathToFileURL(entry).href)) as { NetlifyDev: NetlifyDevClass }).NetlifyDev;
 }
+
+export type ZipFunction = (
+  srcPath: string,
+  destFolder: string,
+  options: Record<string, unknown>,
+) => Promise<{ path: string; includedFiles?: string[] } | undefined>;
+
+/**
+ * Netlify's function packager (@netlify/zip-it-and-ship-it, the version @netlify/dev pins): what
+ * a deploy runs to lay the function and its included files out in the archive it uploads.
+ */
+export async function loadZipFunction(): Promise<ZipFunction> {
+  await loadNetlifyDev();
+  const entry = join(PREFIX, 'node_modules', '@netlify', 'zip-it-and-ship-it', 'dist', 'main.js');
+  return ((await import(pathToFileURL(entry).href)) as { zipFunction: ZipFunction }).zipFunction;
+}

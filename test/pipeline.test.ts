@@ -8,6 +8,7 @@ import { build, runPipeline } from '../pipeline/build.js';
 import { formatReport } from '../pipeline/diagnostics.js';
 import type { BuiltDataset } from '../functions/chronicle/dataset.js';
 import { createHandler } from '../functions/chronicle/handler.js';
+import type { Served } from '../functions/chronicle/image.js';
 import { AS_OF, CONTENT, ROOT, removeScratch, scratchContent } from './helpers.js';
 
 const scratch: string[] = [];
@@ -62,6 +63,31 @@ describe('build output', () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { events: unknown[] }).events.length).toBeGreaterThan(0);
       expect(Object.keys(await readTree(join(d, 'public', 'schemas')))).toContain('/response-B.schema.json');
+    } finally {
+      await removeScratch(content);
+    }
+  });
+
+  it('serves from the image served.js reads, answering as the dataset does, and never from another build’s', async () => {
+    const content = await scratchContent();
+    try {
+      const d = await tempDir();
+      await build({ contentDir: content, asOf: AS_OF, buildDir: join(d, '.build'), publicDir: join(d, 'public'), served: 'A' });
+      const { default: served } = (await import(join(d, '.build', 'served.js'))) as { default: Served };
+      const dataset = JSON.parse(await readFile(join(d, '.build', 'A.json'), 'utf8')) as BuiltDataset;
+      const [fromImage, fromDataset] = [createHandler(served), createHandler(dataset)];
+      for (const q of ['', '?include=events&from=2023&key=true', '?player=Alpha%20Bank&topic=deposit', '?topic=x']) {
+        const [a, b] = [fromImage, fromDataset].map((h) => h(new Request(`https://api.test/api/chronicle${q}`)));
+        expect(await a!.text(), q).toBe(await b!.text());
+        expect([...a!.headers], q).toEqual([...b!.headers]);
+      }
+      // The image starts with its build's version; one of another build is not used.
+      const bin = join(d, '.build', 'served.bin');
+      const bytes = await readFile(bin);
+      expect(bytes.subarray(0, served.version.length).toString()).toBe(served.version);
+      bytes.write('x'.repeat(served.version.length));
+      await writeFile(bin, bytes);
+      expect(() => served.load()).toThrow(/served\.bin of build .* not found/);
     } finally {
       await removeScratch(content);
     }

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import { createHandler } from '../functions/chronicle/handler.js';
 import { STATIC_HEADERS } from '../functions/chronicle/headers.js';
 import { inject } from 'vitest';
 import { ROOT } from './helpers.js';
-import { loadNetlifyDev } from './netlify-dev.js';
+import { parse as parseToml } from 'smol-toml';
+import { loadNetlifyDev, loadZipFunction } from './netlify-dev.js';
 
 // These tests run what users and Netlify run: `npm start` over real HTTP, and the function through
 // Netlify's own local emulation, in the project copy the test setup made (see global-setup.ts):
@@ -216,6 +218,37 @@ describe('the function under Netlify’s emulation', () => {
         await dev.stop();
       }
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('ships the image with the function: packaged as a deploy packages it, it answers from its own folder', async () => {
+    // Netlify's emulation finds the image in the project it builds inside; a deploy has only what
+    // the packager puts in the function's archive. Package it (netlify.toml's [functions] settings,
+    // as the build passes them), into a folder outside the project, and call the packaged bundle.
+    const dir = await projectCopy();
+    const out = await mkdtemp(join(tmpdir(), 'chronicle-package-'));
+    try {
+      const toml = parseToml(await readFile(join(ROOT, 'netlify.toml'), 'utf8')) as {
+        functions: { directory: string; included_files: string[] };
+      };
+      const zipFunction = await loadZipFunction();
+      const packaged = await zipFunction(join(dir, toml.functions.directory, 'chronicle'), out, {
+        archiveFormat: 'none',
+        basePath: dir,
+        config: { '*': { includedFiles: toml.functions.included_files, includedFilesBasePath: dir, nodeBundler: 'esbuild_zisi' } },
+        featureFlags: { zisi_functions_api_v2: true, zisi_pure_esm: true, zisi_pure_esm_mjs: true },
+      });
+      expect(packaged?.includedFiles).toEqual([join(dir, '.build', 'served.bin')]);
+      await access(join(packaged!.path, '.build', 'served.bin'));
+      const bundle = join(packaged!.path, 'functions', 'chronicle', 'chronicle.mjs');
+      const { default: fn } = (await import(pathToFileURL(bundle).href)) as { default: (req: Request) => Promise<Response> };
+      for (const [path, init] of REQUESTS.slice(0, 5)) {
+        const res = await fn(new Request(`http://localhost${path}`, init));
+        expect({ status: res.status, headers: headersOf(res), body: await res.text() }, path).toEqual(await expected('A', path, init));
+      }
+    } finally {
+      await rm(out, { recursive: true, force: true });
       await rm(dir, { recursive: true, force: true });
     }
   }, 90_000);
