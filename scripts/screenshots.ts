@@ -5,11 +5,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import { FastResponse } from 'srvx';
 import served from '#served';
 import { config } from '../functions/chronicle/chronicle.js';
 import type { BuiltDataset } from '../functions/chronicle/dataset.js';
-import { createHandler } from '../functions/chronicle/handler.js';
+import { createNodeHandler } from '../functions/chronicle/handler.js';
 import { startServer } from './server.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,7 +30,7 @@ const SHOTS = [
   { file: 'explorer-mobile-initiative.png', path: `/?initiative=${initiatives?.[0]?.id ?? ''}`, width: 360, height: 740, scale: 2 },
 ];
 
-const server = await startServer({ fetch: createHandler(served, { Response: FastResponse }), functionPaths: config.path, root, port: 0 });
+const server = await startServer({ handle: createNodeHandler(served), functionPaths: config.path, root, port: 0 });
 const browser = await puppeteer.launch({ executablePath: chromium, args: ['--no-sandbox', '--disable-gpu', '--lang=ja'], headless: true });
 try {
   await mkdir(`${root}docs/screenshots`, { recursive: true });

@@ -1,12 +1,11 @@
 // `npm start`: the API locally, offline, as Netlify serves it: the function's handler over the
 // dataset `npm run build` baked in, on the function's paths, and public/ with netlify.toml's static
-// header rules. The handler answers with srvx's FastResponse, a drop-in Response that Node writes
-// out directly: the same status, headers and bytes, without the Fetch API's stream round-trip.
+// header rules. The function's answers are written straight to Node's response: the same status,
+// headers and bytes the Netlify Function returns, without a Request or Response in between.
 import { fileURLToPath } from 'node:url';
-import { FastResponse } from 'srvx';
 import served from '#served';
 import { config } from '../functions/chronicle/chronicle.js';
-import { createHandler } from '../functions/chronicle/handler.js';
+import { createNodeHandler } from '../functions/chronicle/handler.js';
 import { startServer } from './server.js';
 
 const port = Number(process.env.PORT ?? 8888);
@@ -16,7 +15,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const server = await startServer({
-  fetch: createHandler(served, { Response: FastResponse }),
+  handle: createNodeHandler(served),
   functionPaths: config.path,
   root: fileURLToPath(new URL('..', import.meta.url)),
   port,

@@ -4,15 +4,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import type { Server } from 'srvx';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Event, Initiative, Meta, Player, Relation } from '../functions/chronicle/dataset.js';
-import { createHandler } from '../functions/chronicle/handler.js';
+import { createNodeHandler } from '../functions/chronicle/handler.js';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import type { ChangeLog } from '../pipeline/changes.js';
 import { runPipeline } from '../pipeline/build.js';
 import { writeOutputs } from '../pipeline/output.js';
-import { startServer } from '../scripts/server.js';
+import { startServer, type Server } from '../scripts/server.js';
 import { AS_OF, CONTENT, ROOT } from './helpers.js';
 
 // The explorer in a real headless Chromium (@sparticuz/chromium: offline, from npm alone), served
@@ -105,7 +104,7 @@ async function serveProfile(profile: Profile): Promise<{ dir: string; server: Se
   await writeOutputs({ buildDir: join(out, '.build'), publicDir: join(out, 'public'), datasets, served: profile, schemas, changes });
   await copyFile(join(ROOT, 'netlify.toml'), join(out, 'netlify.toml'));
   const dataset = datasets[profile];
-  const s = await startServer({ fetch: createHandler(dataset), functionPaths: inject('functionPaths'), root: out, port: 0 });
+  const s = await startServer({ handle: createNodeHandler(dataset), functionPaths: inject('functionPaths'), root: out, port: 0 });
   return { dir: out, server: s, dataset };
 }
 

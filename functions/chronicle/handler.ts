@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { assemble, ONE_BUFFER_BELOW, type Body } from './body.js';
 import type { BuiltDataset } from './dataset.js';
@@ -61,6 +62,40 @@ export function createHandler(input: BuiltDataset | Served, options: HandlerOpti
       // The detail (stack, paths) goes to the log only; the client gets the API's error shape.
       log(err);
       return internalError(R);
+    }
+  };
+}
+
+/**
+ * The same answers for a Node HTTP server, written straight to its response: the status, the
+ * headers and the chunks, with no Request or Response object in between (`npm start`).
+ */
+export function createNodeHandler(input: BuiltDataset | Served, options: Omit<HandlerOptions, 'Response'> = {}) {
+  const respond = createResponder(input, options);
+  const log = options.log ?? defaultLog;
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    let reply: Reply;
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      reply = respond(req.method ?? 'GET', url.pathname, url.search.slice(1), req.headers['if-none-match']);
+    } catch (err) {
+      log(err);
+      reply = { status: 500, headers: ERROR_HEADERS, body: INTERNAL_ERROR };
+    }
+    const body = reply.body;
+    if (typeof body === 'string') {
+      const bytes = Buffer.from(body);
+      res.writeHead(reply.status, { ...reply.headers, 'Content-Length': String(bytes.byteLength) });
+      res.end(req.method === 'HEAD' ? undefined : bytes);
+      return;
+    }
+    res.writeHead(reply.status, reply.headers);
+    if (body === undefined || req.method === 'HEAD') res.end();
+    else if (body.chunks.length === 1) res.end(body.chunks[0]);
+    else {
+      res.cork();
+      for (const chunk of body.chunks) res.write(chunk);
+      res.end();
     }
   };
 }

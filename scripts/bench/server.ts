@@ -1,6 +1,6 @@
 // A benchmark server: `node --import tsx scripts/bench/server.ts <mode> <dataset.json> <paths.json>`
 // prints its URL and serves the dataset in one of these ways:
-//   chronicle          the function as `npm start` serves it (its server stack, cached answers)
+//   chronicle          the function as `npm start` serves it (its server, cached answers)
 //   chronicle-nocache  the same with the answer cache off: every request parses, selects, writes
 //   limit              a bare node:http server writing the function's exact bytes and headers for
 //                      each path, precomputed: no parsing, no filtering, no framework
@@ -11,8 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { BuiltDataset, Kind } from '../../functions/chronicle/dataset.js';
-import { FastResponse } from 'srvx';
-import { createHandler } from '../../functions/chronicle/handler.js';
+import { createHandler, createNodeHandler } from '../../functions/chronicle/handler.js';
 import { startServer } from '../server.js';
 
 const [mode, datasetPath, pathsFile] = process.argv.slice(2) as [string, string, string];
@@ -23,9 +22,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 let url: string;
 let close: () => Promise<unknown>;
 if (mode === 'chronicle' || mode === 'chronicle-nocache') {
-  const fetch = createHandler(dataset, { Response: FastResponse, ...(mode === 'chronicle-nocache' ? { cacheBytes: 0 } : {}) });
-  const server = await startServer({ fetch, functionPaths: ['/api/*'], root, port: 0 });
-  url = server.url!;
+  const handle = createNodeHandler(dataset, mode === 'chronicle-nocache' ? { cacheBytes: 0 } : {});
+  const server = await startServer({ handle, functionPaths: ['/api/*'], root, port: 0 });
+  url = server.url;
   close = () => server.close(true);
 } else {
   const listener = mode === 'limit' ? await limit() : mode === 'naive' ? naive() : undefined;
