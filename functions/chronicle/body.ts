@@ -29,8 +29,21 @@ export const VIEW_FROM = 8 * 1024;
 const CLOSE_ARRAY = Buffer.from(']');
 const CLOSE_OBJECT = Buffer.from('}');
 
+/**
+ * How an answer's pieces become chunks. For a Response, whose stream hands each chunk on at a
+ * cost, small pieces are copied together (the defaults). A Node socket takes a list of buffers in
+ * one writev, so there every piece can stay a view: `{ viewFrom: 0, oneBufferBelow: 0 }`.
+ */
+export interface Layout {
+  viewFrom: number;
+  oneBufferBelow: number;
+}
+
+export const FOR_STREAMS: Layout = { viewFrom: VIEW_FROM, oneBufferBelow: ONE_BUFFER_BELOW };
+export const FOR_SOCKETS: Layout = { viewFrom: 0, oneBufferBelow: 0 };
+
 /** Lays out an answer: the envelope with its counts, then each chosen kind's records. Nothing is serialized. */
-export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>): Body {
+export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>, layout: Layout = FOR_STREAMS): Body {
   const counts: string[] = [];
   const pieces: Uint8Array[] = [p.head, p.labels];
   const json = p.json;
@@ -57,24 +70,25 @@ export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>): Bod
   }
   pieces.push(CLOSE_OBJECT);
   pieces.splice(1, 0, Buffer.from(counts.join(',')));
-  return coalesce(pieces);
+  return coalesce(pieces, layout);
 }
 
 /** Copies the small pieces into one buffer, in order, and keeps the large ones as they are. */
-function coalesce(pieces: Uint8Array[]): Body {
+function coalesce(pieces: Uint8Array[], { viewFrom, oneBufferBelow }: Layout): Body {
   let length = 0;
   let small = 0;
   for (const piece of pieces) {
     length += piece.byteLength;
-    if (piece.byteLength < VIEW_FROM) small += piece.byteLength;
+    if (piece.byteLength < viewFrom) small += piece.byteLength;
   }
-  const one = length < ONE_BUFFER_BELOW;
+  if (small === 0 && length >= oneBufferBelow) return { chunks: pieces as Uint8Array<ArrayBuffer>[], length, owned: 0 };
+  const one = length < oneBufferBelow;
   const scratch = Buffer.allocUnsafeSlow(one ? length : small);
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let at = 0;
   let from = 0;
   for (const piece of pieces) {
-    if (one || piece.byteLength < VIEW_FROM) {
+    if (one || piece.byteLength < viewFrom) {
       scratch.set(piece, at);
       at += piece.byteLength;
     } else {

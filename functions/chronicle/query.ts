@@ -6,6 +6,7 @@ import { closest } from './suggest.js';
 /** The API's query parameters, in the order they are normalized and listed in `Netlify-Vary`. */
 export const PARAMS = ['include', 'topic', 'region', 'status', 'player', 'from', 'to', 'key'] as const;
 export type Param = (typeof PARAMS)[number];
+const PARAM_NAMES: ReadonlySet<string> = new Set(PARAMS);
 
 export interface Query {
   include?: ReadonlySet<Kind>;
@@ -54,7 +55,11 @@ export function parseQuery(search: string, rules: QueryRules): Parsed {
   const raw = new Map<Param, string[]>();
   const problems: string[] = [];
   const unknown: string[] = [];
-  for (const piece of search.split('&')) {
+  for (let at = 0; at <= search.length;) {
+    let end = search.indexOf('&', at);
+    if (end < 0) end = search.length;
+    const piece = search.slice(at, end);
+    at = end + 1;
     if (piece === '') continue;
     const eq = piece.indexOf('=');
     const name = decode(eq < 0 ? piece : piece.slice(0, eq));
@@ -63,13 +68,13 @@ export function parseQuery(search: string, rules: QueryRules): Parsed {
       problems.push(`「${clip(piece)}」のパーセントエンコードが正しくありません（UTF-8 を %XX で表してください）。`);
       continue;
     }
-    if (!(PARAMS as readonly string[]).includes(name)) {
+    if (!PARAM_NAMES.has(name)) {
       unknown.push(name);
       continue;
     }
-    const list = raw.get(name as Param) ?? [];
-    list.push(value);
-    raw.set(name as Param, list);
+    const list = raw.get(name as Param);
+    if (list) list.push(value);
+    else raw.set(name as Param, [value]);
   }
   if (unknown.length) {
     const names = [...new Set(unknown)];
@@ -86,8 +91,16 @@ export function parseQuery(search: string, rules: QueryRules): Parsed {
   for (const param of PARAMS) {
     const values = raw.get(param);
     if (!values) continue;
-    const items = values.flatMap((v) => v.split(',')).map((v) => v.trim());
-    if (items.some((v) => v === '')) {
+    const items: string[] = [];
+    let empty = false;
+    for (const v of values) {
+      for (const item of v.includes(',') ? v.split(',') : [v]) {
+        const trimmed = item.trim();
+        if (trimmed === '') empty = true;
+        items.push(trimmed);
+      }
+    }
+    if (empty) {
       problems.push(`パラメータ ${param} に空の値があります。値を書くか、パラメータごと外してください（複数の値はカンマで区切ります）。`);
       continue;
     }
@@ -170,6 +183,7 @@ function badValues(param: Param, bad: string[], rules: QueryRules): string {
 }
 
 function decode(s: string): string | undefined {
+  if (!s.includes('%') && !s.includes('+')) return s;
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
