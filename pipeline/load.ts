@@ -1,4 +1,4 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import fg from 'fast-glob';
 import { REMOVED_FILE } from './changes.js';
@@ -30,27 +30,31 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
   const shownRoot = dirname(contentDir);
   // Links are listed, never followed: the check runs on untrusted pull requests, and a link could
   // publish or print any file the runner can read, or loop.
-  const names = await fg('**/*', {
+  // The type of each entry comes with the listing (readdir's file types), so no file is stat'ed
+  // on its own: at ×100 that was 96,000 lstat calls, a tenth of the whole run.
+  const entries = await fg('**/*', {
     cwd: contentDir,
     dot: true,
     onlyFiles: false,
     followSymbolicLinks: false,
+    objectMode: true,
     ignore: [`${SCHEMA_DIR}/**`],
   });
-  names.sort();
+  const types = new Map(entries.map((e) => [e.path, e.dirent]));
+  const names = [...types.keys()].sort();
   const out: ContentFiles = { records: { events: [], relations: [], players: [], initiatives: [] }, diagnostics: [] };
   const shown = (name: string) => relative(shownRoot, join(contentDir, name)).split('\\').join('/');
 
   const load = async (name: string) => {
-    const stats = await lstat(join(contentDir, name));
-    if (stats.isDirectory()) return;
-    if (!stats.isFile()) {
+    const type = types.get(name)!;
+    if (type.isDirectory()) return;
+    if (!type.isFile()) {
       out.diagnostics.push({
         file: shown(name),
         line: 1,
         col: 1,
         path: '',
-        message: stats.isSymbolicLink() ? 'シンボリックリンクは置けません' : '通常のファイルではありません',
+        message: type.isSymbolicLink() ? 'シンボリックリンクは置けません' : '通常のファイルではありません',
         hint: '記録は content/ の中に通常のファイルとして置きます。リンク先の内容は読みません',
       });
       return;
