@@ -7,7 +7,7 @@
 //   --work DIR                          keep the scaled content and datasets in DIR and reuse them
 //                                       when the pipeline section is not run (default: a fresh temp dir)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -24,7 +24,7 @@ import type { BuiltDataset } from '../../functions/chronicle/dataset.js';
 import { createHandler } from '../../functions/chronicle/handler.js';
 import { runPipeline } from '../../pipeline/build.js';
 import { servedFiles } from '../../pipeline/output.js';
-import { handlerShapes, queryMix } from './queries.js';
+import { handlerShapes, queryMix, type BenchQuery } from './queries.js';
 import { median, ms, percentile, ratio, table } from './stats.js';
 import { scaleContent } from './synth.js';
 
@@ -129,28 +129,45 @@ if (only.has('handler')) {
   const rows: string[][] = [];
   for (const n of sizes) {
     const d = datasets.get(n)!;
-    // Steady state: a tenth as many warm-up calls first, so that JIT tiering is not counted as
-    // latency (cold start is measured on its own below). p99 needs ≥ 200 samples to mean much.
+    // Steady state: warm-up calls first, so that JIT tiering is not counted as latency (cold
+    // start is measured on its own below). p99 needs ≥ 200 samples to mean much. The samples of
+    // every shape are taken in rounds, shape after shape, so that a burst of load from elsewhere
+    // on the machine lands on all shapes alike rather than on whichever was running.
     const iterations = n >= 100 ? 200 : n >= 10 ? 500 : 2000;
-    const warmup = iterations / 10;
+    const rounds = 10;
     say(`handler ×${n}…`);
     const handlers = { uncached: createHandler(d, { cacheBytes: 0 }), cached: createHandler(d) };
-    for (const q of handlerShapes(d)) {
-      const cells: string[] = [];
-      let bytes = 0;
-      for (const h of [handlers.uncached, handlers.cached]) {
-        const times: number[] = [];
-        for (let i = 0; i < iterations + warmup; i++) {
-          const t = performance.now();
-          const res = h(new Request(`http://localhost${q.path}`));
-          bytes = await drain(res);
-          if (i >= warmup) times.push(performance.now() - t);
-          if (res.status !== q.status) throw new Error(`${q.path}: ${res.status}, expected ${q.status}`);
+    // The floor: a handler that answers `{}`, timed the same way. Its p99 is what the machine adds.
+    const floor: BenchQuery = { name: 'floor: a handler answering {}', path: '/api/chronicle', status: 200 };
+    const shapes = [floor, ...handlerShapes(d)];
+    const fixed = () => new Response('{}');
+    const times = shapes.map(() => ({ uncached: [] as number[], cached: [] as number[], bytes: 0 }));
+    const call = async (q: BenchQuery, h: (req: Request) => Response) => {
+      const t = performance.now();
+      const res = h(new Request(`http://localhost${q.path}`));
+      const bytes = await drain(res);
+      if (res.status !== q.status) throw new Error(`${q.path}: ${res.status}, expected ${q.status}`);
+      return { ms: performance.now() - t, bytes };
+    };
+    for (const [k, q] of shapes.entries())
+      for (const h of [handlers.uncached, handlers.cached]) for (let i = 0; i < iterations / 10; i++) await call(q, k ? h : fixed);
+    for (let round = 0; round < rounds; round++) {
+      for (const [k, q] of shapes.entries()) {
+        for (const which of ['uncached', 'cached'] as const) {
+          for (let i = 0; i < iterations / rounds; i++) {
+            const r = await call(q, k ? handlers[which] : fixed);
+            times[k]![which].push(r.ms);
+            times[k]!.bytes = r.bytes;
+          }
         }
-        times.sort((a, b) => a - b);
-        cells.push(ms(percentile(times, 0.5)), ms(percentile(times, 0.99)));
       }
-      rows.push([`×${n}`, q.selective ? `${q.name} †` : q.name, kb(bytes), ...cells]);
+    }
+    for (const [k, q] of shapes.entries()) {
+      const cells = (['uncached', 'cached'] as const).flatMap((which) => {
+        const sorted = times[k]![which].sort((a, b) => a - b);
+        return [ms(percentile(sorted, 0.5)), ms(percentile(sorted, 0.99))];
+      });
+      rows.push([`×${n}`, q.selective ? `${q.name} †` : q.name, kb(times[k]!.bytes), ...cells]);
     }
   }
   print(table(['scale', 'query († selective)', 'body', 'uncached p50', 'uncached p99', 'cached p50', 'cached p99'], rows));
@@ -246,6 +263,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Each server's process, by its URL: its CPU time is read from /proc around each load. */
+const pids = new Map<string, number>();
+
 async function start(cmd: string, argv: string[], url?: string): Promise<string> {
   const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
@@ -256,20 +276,36 @@ async function start(cmd: string, argv: string[], url?: string): Promise<string>
           (r) => r.ok,
           () => false,
         )
-      )
+      ) {
+        pids.set(url.replace(/\/db$/, ''), child.pid!);
         return url;
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`${cmd} ${argv.join(' ')} did not start`);
   }
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  return line.toString().trim().replace(/\/$/, '');
+  const base = line.toString().trim().replace(/\/$/, '');
+  pids.set(base, child.pid!);
+  return base;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc; NaN where there is no /proc. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 interface Load {
   rps: number;
   p50: number;
   p99: number;
+  /** Server CPU time per request, µs: unlike requests/s, barely moved by other load on the machine. */
+  cpu: number;
 }
 
 // wrk (C) where installed: autocannon parses responses in JavaScript and, on a 2-core machine,
@@ -278,7 +314,10 @@ const wrk = spawnSync('wrk', ['--version']).error === undefined;
 if (only.has('http') && !wrk) say('wrk not found (apt-get install wrk): falling back to autocannon, which tops out early on large bodies');
 
 function loadWrk(url: string, status: number): Load {
+  const pid = pids.get(new URL(url).origin);
+  const before = cpuSeconds(pid);
   const r = spawnSync('wrk', ['-t1', '-c32', `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
+  const cpu = cpuSeconds(pid) - before;
   const out = r.stdout;
   // A 400 shape must get 400s, which wrk counts as non-2xx: then every response must be one.
   const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
@@ -290,14 +329,17 @@ function loadWrk(url: string, status: number): Load {
     const m = new RegExp(`${q}%\\s+([\\d.]+)(us|ms|s)`).exec(out)!;
     return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's'];
   };
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: latency('50'), p99: latency('99') };
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: latency('50'), p99: latency('99'), cpu: (cpu / requests) * 1e6 };
 }
 
 async function loadAutocannon(url: string, status: number): Promise<Load> {
+  const pid = pids.get(new URL(url).origin);
+  const before = cpuSeconds(pid);
   const r = await autocannon({ url, connections: 32, duration, pipelining: 1 });
+  const cpu = cpuSeconds(pid) - before;
   if (r.errors || (status === 200 ? r.non2xx : r.non2xx !== r.requests.total))
     throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu: (cpu / r.requests.total) * 1e6 };
 }
 
 type ServerName = 'limit' | 'cached' | 'uncached' | 'naive' | 'jsonServer';
@@ -347,6 +389,7 @@ if (only.has('http')) {
       '(1) the limit: bare node:http writing the precomputed bytes and headers · ours: `npm start`’s stack, answer cache on (the same few query strings repeat, so every request is a hit) and off (every request parses, selects and writes) · (3) naive: node:http, dataset parsed once, filter + JSON.stringify per request · (4) json-server 0.17, closest equivalent query (no 400s)\n',
     );
     const rows: string[][] = [];
+    const cpuRows: string[][] = [];
     // Interleaved rounds, medians: on a shared 2-core machine single runs vary by ±20%.
     for (const q of mix) {
       say(`  ${q.name}`);
@@ -357,10 +400,28 @@ if (only.has('http')) {
           runs[s].push(await load(servers[s] + (s === 'jsonServer' ? q.jsonServer! : q.path), s === 'jsonServer' ? 200 : q.status));
       }
       const mid = (xs: Load[]): Load | undefined =>
-        xs.length ? { rps: median(xs.map((x) => x.rps)), p50: median(xs.map((x) => x.p50)), p99: median(xs.map((x) => x.p99)) } : undefined;
+        xs.length
+          ? {
+              rps: median(xs.map((x) => x.rps)),
+              p50: median(xs.map((x) => x.p50)),
+              p99: median(xs.map((x) => x.p99)),
+              cpu: median(xs.map((x) => x.cpu)),
+            }
+          : undefined;
       const r = Object.fromEntries(names.map((s) => [s, mid(runs[s])])) as Record<ServerName, Load | undefined>;
       const cell = (x?: Load) => (x ? `${Math.round(x.rps)} (${ms(x.p99)})` : '—');
       const rate = (a?: Load, b?: Load) => (a && b ? ratio(a.rps, b.rps) : '—');
+      // Requests per CPU-second of the server, against the limit's: the same ratio measured by
+      // work done rather than by a wall clock shared with every other process on the machine.
+      const perCpu = (a?: Load, b?: Load) => (a && b ? ratio(b.cpu, a.cpu) : '—');
+      cpuRows.push([
+        q.name,
+        ...[r.limit, r.cached, r.uncached, r.naive, r.jsonServer].map((x) => (x ? x.cpu.toFixed(0) : '—')),
+        perCpu(r.cached, r.limit),
+        perCpu(r.uncached, r.limit),
+        perCpu(r.uncached, r.naive),
+        perCpu(r.uncached, r.jsonServer),
+      ]);
       rows.push([
         q.name,
         cell(r.limit),
@@ -389,6 +450,24 @@ if (only.has('http')) {
           'uncached / (4)',
         ],
         rows,
+      ),
+    );
+    print(`\n### Server CPU per request (µs, user + system, median of ${rounds} rounds), and requests per CPU-second against the limit\n`);
+    print(
+      table(
+        [
+          'query',
+          '(1) limit',
+          'ours, cached',
+          'ours, uncached',
+          '(3) naive',
+          '(4) json-server',
+          'cached vs (1)',
+          'uncached vs (1)',
+          'uncached vs (3)',
+          'uncached vs (4)',
+        ],
+        cpuRows,
       ),
     );
     print('');
