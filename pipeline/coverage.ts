@@ -50,6 +50,17 @@ export const GOALS: readonly Goal[] = [
     measure: (c: CoverageInput) => count(c, (e) => e.topic === t),
   })),
   { name: '地域 JP のイベント', floor: 150, target: 150, measure: (c) => count(c, (e) => e.region === 'JP') },
+  {
+    name: '地域 JP のイベントの割合',
+    floor: 24,
+    target: 30,
+    percent: true,
+    measure: (c) =>
+      share(
+        count(c, (e) => e.region === 'JP'),
+        events(c).length,
+      ),
+  },
   { name: '企業・機関（A）', floor: 250, target: 250, measure: (c) => c.served.A.players.length },
   { name: '関係（A）', floor: 150, target: 150, measure: (c) => c.served.A.relations.length },
   { name: 'イニシアティブ', floor: 40, target: 40, measure: (c) => c.served.A.initiatives?.length ?? 0 },
@@ -63,7 +74,7 @@ export const GOALS: readonly Goal[] = [
   { name: '関係（B）', floor: 100, target: 100, measure: (c) => c.served.B.relations.length },
   {
     name: '先頭の出典が一次情報のイベントの割合',
-    floor: 20,
+    floor: 30,
     target: 40,
     percent: true,
     measure: (c) =>
