@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltDataset, Event, Initiative, Player, Profile, Relation } from '../functions/chronicle/dataset.js';
 import { createHandler, type Handler } from '../functions/chronicle/handler.js';
-import { selectIndexed, type Selection } from '../functions/chronicle/indexed.js';
+import { positionRuns, selectIndexed, type Selection } from '../functions/chronicle/indexed.js';
 import { prepare } from '../functions/chronicle/prepare.js';
 import { PARAMS, parseQuery } from '../functions/chronicle/query.js';
 import { initiativeTopics } from '../functions/chronicle/rules.js';
@@ -217,7 +217,8 @@ describe('indexed selection against the straightforward filter, at scale', () =>
     const p = prepare(big);
     const selectable = { dataset: big, initiativeTopics: initiativeTopics(big) };
     const positions = (kept: number[] | 'all', n: number) => (kept === 'all' ? Array.from({ length: n }, (_, i) => i) : kept);
-    const expand = (kept: Selection, n: number) => {
+    const expand = (sel: Selection, n: number) => {
+      const kept = positionRuns(sel);
       if (kept === 'all') return positions('all', n);
       const out: number[] = [];
       for (let k = 0; k < kept.length; k += 2) for (let i = kept[k]!; i < kept[k + 1]!; i++) out.push(i);

@@ -1,6 +1,6 @@
 import type { Kind } from './dataset.js';
 import type { Prepared } from './prepare.js';
-import type { Selection } from './indexed.js';
+import type { GroupedRuns, Selection } from './indexed.js';
 
 /**
  * An answer's bytes as chunks to write in order: slices of the prepared record bytes where they are
@@ -56,14 +56,16 @@ export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>, layo
       pieces.push(json.subarray(off[0]! - p.open[kind].length, off[n]));
       continue;
     }
+    // Runs over the response order index the image; runs over a grouped order, the grouped copy.
+    const { runs, bytes, at } = Array.isArray(keep) ? { runs: keep, bytes: json, at: off } : grouped(keep);
     let kept = 0;
     pieces.push(p.open[kind]);
-    for (let k = 0; k < keep.length; k += 2) {
-      const s = keep[k]!;
-      const e = keep[k + 1]!;
+    for (let k = 0; k < runs.length; k += 2) {
+      const s = runs[k]!;
+      const e = runs[k + 1]!;
       kept += e - s;
       // Records s … e - 1 with the comma after each; the last run stops before its final comma.
-      pieces.push(json.subarray(off[s], off[e]! - (k + 2 === keep.length ? 1 : 0)));
+      pieces.push(bytes.subarray(at[s], at[e]! - (k + 2 === runs.length ? 1 : 0)));
     }
     pieces.push(CLOSE_ARRAY);
     counts.push(`"${kind}":${kept}`);
@@ -71,6 +73,11 @@ export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>, layo
   pieces.push(CLOSE_OBJECT);
   pieces.splice(1, 0, Buffer.from(counts.join(',')));
   return coalesce(pieces, layout);
+}
+
+function grouped({ column, runs }: GroupedRuns) {
+  const g = column.grouped();
+  return { runs, bytes: g.json, at: g.offsets };
 }
 
 /** Copies the small pieces into one buffer, in order, and keeps the large ones as they are. */

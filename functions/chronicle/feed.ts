@@ -1,6 +1,6 @@
 import type { Event } from './dataset.js';
 import { explorerEventUrl, explorerListUrl } from './links.js';
-import { selectIndexed } from './indexed.js';
+import { positionRuns, selectIndexed } from './indexed.js';
 import type { Prepared } from './prepare.js';
 import type { Query } from './query.js';
 
@@ -47,7 +47,7 @@ export function queryString(normalized: string): string {
 /** The events a feed shows: the filtered events, newest first, at most FEED_LIMIT. */
 export function feedEvents(p: Prepared, q: Query): Event[] {
   const n = p.header.counts.events ?? 0;
-  const keep = selectIndexed(p, { ...q, include: new Set(['events']) }).get('events')!;
+  const keep = positionRuns(selectIndexed(p, { ...q, include: new Set(['events']) }).get('events')!);
   const runs = keep === 'all' ? [0, n] : keep;
   // Newest first: the runs from the end, each from its last record; only these are parsed.
   const out: Event[] = [];

@@ -5,8 +5,26 @@ import type { Query } from './query.js';
 /**
  * The records of one kind a query keeps: 'all', or runs of consecutive positions as flat pairs
  * `[start0, end0, start1, end1, …]` (end exclusive), ascending. A run is one slice of bytes.
+ * When one code of a column drives the query, the runs are positions in that column's grouped
+ * copy of the records (`Column.grouped`), where the code's records are adjacent: a query on
+ * `topic=cbdc` alone is then one run, not one per scattered record.
  */
-export type Selection = 'all' | number[];
+export type Selection = 'all' | number[] | GroupedRuns;
+
+export interface GroupedRuns {
+  column: Column;
+  /** Runs over the grouped order: position k there is record `column.post[k]`. */
+  runs: number[];
+}
+
+/** A selection as runs of record positions in response order, whichever order it was found in. */
+export function positionRuns(sel: Selection): 'all' | number[] {
+  if (sel === 'all' || Array.isArray(sel)) return sel;
+  const out: number[] = [];
+  const { runs, column } = sel;
+  for (let k = 0; k < runs.length; k += 2) for (let g = runs[k]!; g < runs[k + 1]!; g++) push(out, column.post[g]!);
+  return out;
+}
 
 /**
  * For each requested kind, the records that pass every filter that applies to it, found through
@@ -47,6 +65,10 @@ interface Filter {
   estimate: number;
   candidates(): ArrayLike<number>;
   test(i: number): boolean;
+  /** Set when the candidates are one code's posting list: candidate k is grouped position from + k. */
+  group?: { column: Column; from: number };
+  /** Set when the candidates are ranges of positions (dates): the flat [start, end) pairs. */
+  ranges?: number[];
 }
 
 function selectEvents(p: Prepared, q: Query): Selection {
@@ -97,9 +119,22 @@ function drive(n: number, filters: Filter[]): Selection {
   let driver = filters[0]!;
   for (const f of filters) if (f.estimate < driver.estimate) driver = f;
   const others = filters.filter((f) => f !== driver);
+  // Date ranges alone are already runs; with other filters, their positions are walked in place.
+  if (driver.ranges && others.length === 0) return driver.ranges;
   const candidates = driver.candidates();
   const runs: number[] = [];
   const len = candidates.length;
+  // Kept candidate k goes into the runs as its grouped position when one code drives, else as its position.
+  const base = driver.group?.from;
+  if (base !== undefined) {
+    if (others.length === 0) return { column: driver.group!.column, runs: len ? [base, base + len] : [] };
+    next: for (let k = 0; k < len; k++) {
+      const i = candidates[k]!;
+      for (const f of others) if (!f.test(i)) continue next;
+      push(runs, base + k);
+    }
+    return { column: driver.group!.column, runs };
+  }
   if (others.length === 0) {
     for (let k = 0; k < len; k++) push(runs, candidates[k]!);
   } else if (others.length === 1) {
@@ -143,6 +178,7 @@ function codeFilter(col: Column, values: ReadonlySet<string> | undefined): Filte
   const vals = col.values;
   return {
     estimate,
+    ...(codes.length === 1 && { group: { column: col, from: col.start[codes[0]!]! } }),
     test: (i) => allowed[vals[i]!] === 1,
     candidates: () => {
       if (codes.length === 1) return col.post.subarray(col.start[codes[0]!], col.start[codes[0]! + 1]);
@@ -235,6 +271,7 @@ function dateFilter(dates: Dates, n: number, from?: readonly string[], to?: read
   if (estimate === n) return undefined;
   return {
     estimate,
+    ranges,
     candidates: () => {
       const out = new Uint32Array(estimate);
       let w = 0;

@@ -12,6 +12,20 @@ export interface Column {
   post: Uint32Array;
   /** Code → code number. */
   codes: ReadonlyMap<string, number>;
+  /** The kind's records regrouped by code, built on first use (see Grouped). */
+  grouped(): Grouped;
+}
+
+/**
+ * A second copy of one kind's record bytes, grouped by one column's code: record `post[k]` is
+ * record k here, each followed by a comma, so the records of one code, in response order, are one
+ * contiguous stretch (`offsets[start[c]] … offsets[start[c + 1]]`). An answer filtered on a single
+ * code is then one slice rather than thousands of scattered pieces to gather.
+ */
+export interface Grouped {
+  json: Buffer;
+  /** Where record k of the grouped order starts in `json`; entry n is one past the last comma. */
+  offsets: Uint32Array;
 }
 
 /** Lists of numbers, one per source: list i is `list[start[i] … start[i + 1])`. */
@@ -79,14 +93,9 @@ export function prepare(input: BuiltDataset | Served): Prepared {
   const built = decode(section('version'));
   if (built !== header.version) throw new Error(`the image is of build ${built}, not ${header.version}`);
 
-  const column = (name: string, table: readonly string[]): Column => ({
-    values: section(name),
-    start: u32(`${name}.start`),
-    post: u32(`${name}.post`),
-    codes: new Map(table.map((c, i) => [c, i])),
-  });
   const lists = (name: string): Lists => ({ start: u32(`${name}.start`), list: u32(name) });
   const json = section('json');
+  const jsonBuffer = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
 
   const offsets = {} as Record<Kind, Uint32Array>;
   const open = {} as Record<Kind, Buffer>;
@@ -95,6 +104,19 @@ export function prepare(input: BuiltDataset | Served): Prepared {
     open[k] = Buffer.from(`,"${k}":[`);
     if (offsets[k].length !== (header.counts[k] ?? 0) + 1) throw new Error(`the image's ${k} offsets do not match its counts`);
   }
+  const column = (kind: Kind, name: string, table: readonly string[]): Column => {
+    const post = u32(`${name}.post`);
+    let grouped: Grouped | undefined;
+    return {
+      values: section(name),
+      start: u32(`${name}.start`),
+      post,
+      codes: new Map(table.map((c, i) => [c, i])),
+      // Built when a query first needs it, not at load: a cold start pays nothing for columns
+      // no query filters on, and memory grows by one copy of a kind per column in use.
+      grouped: () => (grouped ??= regroup(jsonBuffer, offsets[kind], post)),
+    };
+  };
 
   const text = (from: number, to: number) => Buffer.from(json.buffer, json.byteOffset + from, to - from).toString('utf8');
   const record = <K extends Kind>(kind: K, i: number): RecordOf<K> => {
@@ -137,25 +159,30 @@ export function prepare(input: BuiltDataset | Served): Prepared {
         return (hints ??= buildHints({ profile, filters, labels, otherCodes, players: allPlayers() }));
       },
     },
-    json: Buffer.from(json.buffer, json.byteOffset, json.byteLength),
+    json: jsonBuffer,
     offsets,
     open,
     head: Buffer.from(`{"meta":${JSON.stringify({ asOf, source, attribution }).slice(0, -1)},"counts":{`),
     labels: Buffer.from(`}},"labels":${JSON.stringify(header.labels)}`),
     events: {
-      topic: column('events.topic', topic),
-      region: column('events.region', region),
-      status: column('events.status', status),
-      key: column('events.key', ['false', 'true']),
+      topic: column('events', 'events.topic', topic),
+      region: column('events', 'events.region', region),
+      status: column('events', 'events.status', status),
+      key: column('events', 'events.key', ['false', 'true']),
       dates: { distinct: header.eventDates, start: u32('events.date.start') },
       players: lists('events.players'),
     },
     relations: {
-      topic: column('relations.topic', topic),
+      topic: column('relations', 'relations.topic', topic),
       years: { distinct: header.relationYears, start: u32('relations.year.start') },
       parties: u32('relations.ab'),
     },
-    players: { region: column('players.region', region), events: lists('players.events'), relations: lists('players.relations'), position },
+    players: {
+      region: column('players', 'players.region', region),
+      events: lists('players.events'),
+      relations: lists('players.relations'),
+      position,
+    },
     initiatives: { topics: header.kinds.includes('initiatives') ? u32('initiatives.topics') : new Uint32Array(0) },
     record,
     playerName: (id) => {
@@ -166,6 +193,23 @@ export function prepare(input: BuiltDataset | Served): Prepared {
       return names.get(id);
     },
   };
+}
+
+/** Copies a kind's records into the order of a column's posting lists, each followed by a comma. */
+function regroup(json: Buffer, off: Uint32Array, post: Uint32Array): Grouped {
+  const n = post.length;
+  // Record i is off[i] … off[i + 1] - 1 (without its comma or the closing bracket) plus one comma.
+  const bytes = Buffer.allocUnsafeSlow(off[n]! - off[0]!);
+  const offsets = new Uint32Array(n + 1);
+  let at = 0;
+  for (let k = 0; k < n; k++) {
+    const i = post[k]!;
+    offsets[k] = at;
+    at += json.copy(bytes, at, off[i]!, off[i + 1]! - 1);
+    bytes[at++] = 0x2c;
+  }
+  offsets[n] = at;
+  return { json: bytes, offsets };
 }
 
 /** Typed arrays view the image in place, which needs its sections 4-byte aligned in memory. */
