@@ -194,8 +194,14 @@ const res = await fn(new Request('http://localhost/api/chronicle?topic=' + proce
 await res.arrayBuffer();
 const cold = performance.now() - t0;
 const rssMb = process.memoryUsage().rss / 2 ** 20;
-for (const q of JSON.parse(process.argv[4])) await (await fn(new Request('http://localhost' + q))).arrayBuffer();
-console.log(JSON.stringify({ cold, boot: p0, platform, rssMb, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+// Sampled here, not read from getrusage: a spawned child's maxRSS starts at its parent's RSS at
+// fork time, which would report the benchmark's own memory.
+let maxRssMb = rssMb;
+for (const q of JSON.parse(process.argv[4])) {
+  await (await fn(new Request('http://localhost' + q))).arrayBuffer();
+  maxRssMb = Math.max(maxRssMb, process.memoryUsage().rss / 2 ** 20);
+}
+console.log(JSON.stringify({ cold, boot: p0, platform, rssMb, maxRssMb }));
 `,
   );
   for (const n of sizes) {
@@ -316,7 +322,8 @@ if (only.has('http') && !wrk) say('wrk not found (apt-get install wrk): falling 
 function loadWrk(url: string, status: number): Load {
   const pid = pids.get(new URL(url).origin);
   const before = cpuSeconds(pid);
-  const r = spawnSync('wrk', ['-t1', '-c32', `-d${duration}s`, '--latency', url], { encoding: 'utf8' });
+  // wrk's default 2-s timeout makes one slow answer of the slowest baseline on a busy machine a failed run.
+  const r = spawnSync('wrk', ['-t1', '-c32', `-d${duration}s`, '--timeout', '10s', '--latency', url], { encoding: 'utf8' });
   const cpu = cpuSeconds(pid) - before;
   const out = r.stdout;
   // A 400 shape must get 400s, which wrk counts as non-2xx: then every response must be one.
