@@ -21,7 +21,6 @@ import fg from 'fast-glob';
 import { parse } from 'yaml';
 import { READS_IN_FLIGHT } from '../../pipeline/load.js';
 import type { BuiltDataset } from '../../functions/chronicle/dataset.js';
-import { createHandler } from '../../functions/chronicle/handler.js';
 import { runPipeline } from '../../pipeline/build.js';
 import { servedFiles } from '../../pipeline/output.js';
 import { handlerShapes, queryMix, type BenchQuery } from './queries.js';
@@ -107,18 +106,6 @@ if (only.has('pipeline')) {
   print('');
 }
 
-/**
- * Reads a body to its end the way a server writing it to a socket does, chunk by chunk. Collecting
- * it with arrayBuffer() would add a copy of the whole body that no server makes, and at ×100 the
- * collector's work on those copies would be most of what is measured.
- */
-async function drain(res: Response): Promise<number> {
-  const reader = res.body?.getReader();
-  let bytes = 0;
-  if (reader) for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.byteLength;
-  return bytes;
-}
-
 const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
 
 // ---------------------------------------------------------------------------------------------
@@ -129,40 +116,23 @@ if (only.has('handler')) {
   const rows: string[][] = [];
   for (const n of sizes) {
     const d = datasets.get(n)!;
-    // Steady state: warm-up calls first, so that JIT tiering is not counted as latency (cold
-    // start is measured on its own below). p99 needs ≥ 200 samples to mean much. The samples of
-    // every shape are taken in rounds, shape after shape, so that a burst of load from elsewhere
-    // on the machine lands on all shapes alike rather than on whichever was running.
+    // p99 needs ≥ 200 samples to mean much. Measured in a process of its own (scripts/bench/handler.ts).
     const iterations = n >= 100 ? 200 : n >= 10 ? 500 : 2000;
-    const rounds = 10;
     say(`handler ×${n}…`);
-    const handlers = { uncached: createHandler(d, { cacheBytes: 0 }), cached: createHandler(d) };
-    // The floor: a handler that answers `{}`, timed the same way. Its p99 is what the machine adds.
     const floor: BenchQuery = { name: 'floor: a handler answering {}', path: '/api/chronicle', status: 200 };
-    const shapes = [floor, ...handlerShapes(d)];
-    const fixed = () => new Response('{}');
-    const times = shapes.map(() => ({ uncached: [] as number[], cached: [] as number[], bytes: 0 }));
-    const call = async (q: BenchQuery, h: (req: Request) => Response) => {
-      const t = performance.now();
-      const res = h(new Request(`http://localhost${q.path}`));
-      const bytes = await drain(res);
-      if (res.status !== q.status) throw new Error(`${q.path}: ${res.status}, expected ${q.status}`);
-      return { ms: performance.now() - t, bytes };
-    };
-    for (const [k, q] of shapes.entries())
-      for (const h of [handlers.uncached, handlers.cached]) for (let i = 0; i < iterations / 10; i++) await call(q, k ? h : fixed);
-    for (let round = 0; round < rounds; round++) {
-      for (const [k, q] of shapes.entries()) {
-        for (const which of ['uncached', 'cached'] as const) {
-          for (let i = 0; i < iterations / rounds; i++) {
-            const r = await call(q, k ? handlers[which] : fixed);
-            times[k]![which].push(r.ms);
-            times[k]!.bytes = r.bytes;
-          }
-        }
-      }
-    }
-    for (const [k, q] of shapes.entries()) {
+    const shapes = handlerShapes(d);
+    const dir = join(work, `handler-x${n}`);
+    await mkdir(dir, { recursive: true });
+    for (const [name, data] of Object.entries(servedFiles(d))) await writeFile(join(dir, name), data);
+    await writeFile(join(dir, 'shapes.json'), JSON.stringify(shapes));
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'scripts/bench/handler.ts'), dir, join(dir, 'shapes.json'), String(iterations)],
+      { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 },
+    );
+    if (child.status !== 0) throw new Error(`handler ×${n}: ${child.stderr}`);
+    const times = JSON.parse(child.stdout) as { uncached: number[]; cached: number[]; bytes: number }[];
+    for (const [k, q] of [floor, ...shapes].entries()) {
       const cells = (['uncached', 'cached'] as const).flatMap((which) => {
         const sorted = times[k]![which].sort((a, b) => a - b);
         return [ms(percentile(sorted, 0.5)), ms(percentile(sorted, 0.99))];
