@@ -240,6 +240,18 @@ describe('indexed selection against the straightforward filter, at scale', () =>
     );
   });
 
+  it('answers one code of one column, alone or with dates, as a single run of its grouped copy', () => {
+    const p = prepare(big);
+    for (const query of ['topic=cbdc', 'region=JP', 'status=launched', 'key=true', 'key=false&from=2021&to=2024', 'topic=rwa&from=2023']) {
+      const parsed = parseQuery(`include=events&${query}`, p.rules);
+      expect(parsed.ok, query).toBe(true);
+      if (!parsed.ok) continue;
+      const sel = selectIndexed(p, parsed.query).get('events')!;
+      // The records of one code sit together in the grouped copy, dates in order within them.
+      expect(sel !== 'all' && !Array.isArray(sel) && sel.runs.length, query).toBe(2);
+    }
+  });
+
   it('gets the date cut right at every precision, alone and in lists', async () => {
     // Every year, every third month, every twentieth day that occurs.
     const dates = [...new Set(big.events.map((e) => e.date))].sort();

@@ -116,6 +116,12 @@ function initiatives(p: Prepared, topics: ReadonlySet<string>): Selection {
  * dropped before this, so no filter means 'all'.
  */
 function drive(n: number, filters: Filter[]): Selection {
+  // One code with nothing but dates (or nothing) is found without looking at a record: the code's
+  // records are one stretch of its grouped copy, in date order, so each date range is a sub-stretch.
+  const grouped = filters.filter((f) => f.group);
+  if (grouped.length === 1 && filters.every((f) => f.group || f.ranges)) {
+    return withinGroup(grouped[0]!, filters.find((f) => f.ranges)?.ranges);
+  }
   let driver = filters[0]!;
   for (const f of filters) if (f.estimate < driver.estimate) driver = f;
   const others = filters.filter((f) => f !== driver);
@@ -127,7 +133,6 @@ function drive(n: number, filters: Filter[]): Selection {
   // Kept candidate k goes into the runs as its grouped position when one code drives, else as its position.
   const base = driver.group?.from;
   if (base !== undefined) {
-    if (others.length === 0) return { column: driver.group!.column, runs: len ? [base, base + len] : [] };
     next: for (let k = 0; k < len; k++) {
       const i = candidates[k]!;
       for (const f of others) if (!f.test(i)) continue next;
@@ -151,6 +156,32 @@ function drive(n: number, filters: Filter[]): Selection {
     }
   }
   return runs.length === 2 && runs[0] === 0 && runs[1] === n ? 'all' : runs;
+}
+
+/** The grouped runs of one code's records, all of them or those whose positions fall in the date ranges. */
+function withinGroup(f: Filter, ranges: number[] | undefined): GroupedRuns {
+  const { column, from } = f.group!;
+  const end = from + f.estimate;
+  if (!ranges) return { column, runs: end > from ? [from, end] : [] };
+  const runs: number[] = [];
+  for (let k = 0; k < ranges.length; k += 2) {
+    const a = lowerBound(column.post, from, end, ranges[k]!);
+    const b = lowerBound(column.post, a, end, ranges[k + 1]!);
+    if (a === b) continue;
+    if (runs.length && runs[runs.length - 1] === a) runs[runs.length - 1] = b;
+    else runs.push(a, b);
+  }
+  return { column, runs };
+}
+
+/** The first index in sorted[lo … hi) whose value is at least v (hi when none is). */
+function lowerBound(sorted: Uint32Array, lo: number, hi: number, v: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Appends position i to the runs, extending the last run when i follows it. */
