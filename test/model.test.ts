@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltDataset, Event, Initiative, Player, Profile, Relation } from '../functions/chronicle/dataset.js';
-import { createHandler, type Handler } from '../functions/chronicle/handler.js';
+import { BLOCK_BYTES } from '../functions/chronicle/body.js';
+import { createHandler, render, type Handler } from '../functions/chronicle/handler.js';
 import { positionRuns, selectIndexed, type Selection } from '../functions/chronicle/indexed.js';
 import { prepare } from '../functions/chronicle/prepare.js';
 import { PARAMS, parseQuery } from '../functions/chronicle/query.js';
@@ -250,6 +251,23 @@ describe('indexed selection against the straightforward filter, at scale', () =>
       // The records of one code sit together in the grouped copy, dates in order within them.
       expect(sel !== 'all' && !Array.isArray(sel) && sel.runs.length, query).toBe(2);
     }
+  });
+
+  it('copies a large scattered answer into small blocks, byte for byte', () => {
+    const p = prepare(big);
+    const query = 'include=events&topic=cbdc,rwa,crypto,stablecoin&region=JP,US,Global,APAC';
+    const parsed = parseQuery(query, p.rules);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const body = render(p, parsed.query);
+    const views = new Set<ArrayBufferLike>([p.json.buffer]);
+    const owned = body.chunks.filter((c) => !views.has(c.buffer));
+    // Many blocks, none above the block size: no answer-sized buffer is allocated.
+    expect(body.length).toBeGreaterThan(3 * BLOCK_BYTES);
+    expect(owned.length).toBeGreaterThan(2);
+    for (const c of owned) expect(c.buffer.byteLength).toBeLessThanOrEqual(BLOCK_BYTES);
+    const blocks = [...new Set(owned.map((c) => c.buffer))];
+    expect(body.owned).toBe(blocks.reduce((sum, b) => sum + b.byteLength, 0));
+    expect(Buffer.concat(body.chunks).toString()).toBe(JSON.stringify(oracle(big, new URLSearchParams(query))));
   });
 
   it('gets the date cut right at every precision, alone and in lists', async () => {

@@ -80,7 +80,16 @@ function grouped({ column, runs }: GroupedRuns) {
   return { runs, bytes: g.json, at: g.offsets };
 }
 
-/** Copies the small pieces into one buffer, in order, and keeps the large ones as they are. */
+/**
+ * Small pieces are copied into blocks of at most this many bytes. One fresh buffer the size of a
+ * large scattered answer (tens of MiB at ×100) is mapped anew by the system for each answer and
+ * its first write pays a page fault per 4 KiB: copying 32 MiB that way ran at under 1 GB/s.
+ * Blocks this small are reused from the allocator's free memory, and the same copy runs about 3×
+ * faster. A stream or a socket takes the blocks as they come.
+ */
+export const BLOCK_BYTES = 64 * 1024;
+
+/** Copies the small pieces into blocks, in order, and keeps the large ones as they are. */
 function coalesce(pieces: Uint8Array[], { viewFrom, oneBufferBelow }: Layout): Body {
   let length = 0;
   let small = 0;
@@ -90,22 +99,34 @@ function coalesce(pieces: Uint8Array[], { viewFrom, oneBufferBelow }: Layout): B
   }
   if (small === 0 && length >= oneBufferBelow) return { chunks: pieces as Uint8Array<ArrayBuffer>[], length, owned: 0 };
   const one = length < oneBufferBelow;
-  const scratch = Buffer.allocUnsafeSlow(one ? length : small);
+  // Bytes still to copy, so that the last block is no larger than what is left.
+  let left = one ? length : small;
   const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let block = Buffer.allocUnsafeSlow(0);
   let at = 0;
   let from = 0;
+  let owned = 0;
   for (const piece of pieces) {
-    if (one || piece.byteLength < viewFrom) {
-      scratch.set(piece, at);
-      at += piece.byteLength;
+    const size = piece.byteLength;
+    if (one || size < viewFrom) {
+      if (at + size > block.byteLength) {
+        if (at > from) chunks.push(block.subarray(from, at));
+        // A piece copied is smaller than viewFrom, so it always fits a new block.
+        block = Buffer.allocUnsafeSlow(one ? length : Math.min(Math.max(BLOCK_BYTES, size), left));
+        owned += block.byteLength;
+        at = from = 0;
+      }
+      block.set(piece, at);
+      at += size;
+      left -= size;
     } else {
-      if (at > from) chunks.push(scratch.subarray(from, at));
+      if (at > from) chunks.push(block.subarray(from, at));
       from = at;
       chunks.push(piece as Uint8Array<ArrayBuffer>);
     }
   }
-  if (at > from) chunks.push(scratch.subarray(from, at));
-  return { chunks, length, owned: scratch.byteLength };
+  if (at > from) chunks.push(block.subarray(from, at));
+  return { chunks, length, owned };
 }
 
 /** The unfiltered answer as one buffer, byte for byte what GET /api/chronicle sends (the build's download). */

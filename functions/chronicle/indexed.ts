@@ -69,6 +69,15 @@ interface Filter {
   group?: { column: Column; from: number };
   /** Set when the candidates are ranges of positions (dates): the flat [start, end) pairs. */
   ranges?: number[];
+  /** Set for a code column: its codes and which are allowed, so a loop can test them without a call. */
+  code?: CodeTest;
+  /** True when the codes keep so much of the column that drive() tests every position instead of merging lists. */
+  scans?: boolean;
+}
+
+interface CodeTest {
+  values: Uint8Array;
+  allowed: Uint8Array;
 }
 
 function selectEvents(p: Prepared, q: Query): Selection {
@@ -124,37 +133,35 @@ function drive(n: number, filters: Filter[]): Selection {
   }
   let driver = filters[0]!;
   for (const f of filters) if (f.estimate < driver.estimate) driver = f;
-  const others = filters.filter((f) => f !== driver);
+  let others = filters.filter((f) => f !== driver);
   // Date ranges alone are already runs; with other filters, their positions are walked in place.
   if (driver.ranges && others.length === 0) return driver.ranges;
-  const candidates = driver.candidates();
-  const runs: number[] = [];
-  const len = candidates.length;
+  // A driver that would scan every position is no better than testing each position for it too.
+  const scanAll = driver.scans === true;
+  if (scanAll) others = filters;
+  // Code columns are tested by two array reads each, in the loop; the rest through their tests.
+  const codes = others.flatMap((f) => (f.code ? [f.code] : []));
+  const tests = others.flatMap((f) => (f.code ? [] : [f.test]));
+  const values = codes.map((c) => c.values);
+  const allowed = codes.map((c) => c.allowed);
+  const m = codes.length;
+  const candidates = scanAll ? undefined : driver.candidates();
+  const len = candidates ? candidates.length : n;
   // Kept candidate k goes into the runs as its grouped position when one code drives, else as its position.
-  const base = driver.group?.from;
-  if (base !== undefined) {
-    next: for (let k = 0; k < len; k++) {
-      const i = candidates[k]!;
-      for (const f of others) if (!f.test(i)) continue next;
-      push(runs, base + k);
-    }
-    return { column: driver.group!.column, runs };
+  const base = scanAll ? undefined : driver.group?.from;
+  const runs: number[] = [];
+  next: for (let k = 0; k < len; k++) {
+    const i = candidates ? candidates[k]! : k;
+    for (let c = 0; c < m; c++) if (allowed[c]![values[c]![i]!] === 0) continue next;
+    for (const test of tests) if (!test(i)) continue next;
+    push(runs, base === undefined ? i : base + k);
   }
-  if (others.length === 0) {
-    for (let k = 0; k < len; k++) push(runs, candidates[k]!);
-  } else if (others.length === 1) {
-    const test = others[0]!.test;
-    for (let k = 0; k < len; k++) {
-      const i = candidates[k]!;
-      if (test(i)) push(runs, i);
-    }
-  } else {
-    next: for (let k = 0; k < len; k++) {
-      const i = candidates[k]!;
-      for (const f of others) if (!f.test(i)) continue next;
-      push(runs, i);
-    }
-  }
+  if (base !== undefined) return { column: driver.group!.column, runs };
+  return whole(runs, n);
+}
+
+/** Runs that cover all n positions are 'all'. */
+function whole(runs: number[], n: number): Selection {
   return runs.length === 2 && runs[0] === 0 && runs[1] === n ? 'all' : runs;
 }
 
@@ -207,14 +214,16 @@ function codeFilter(col: Column, values: ReadonlySet<string> | undefined): Filte
   const n = col.values.length;
   if (estimate === n) return undefined;
   const vals = col.values;
+  // Several codes that cover much of the column: drive() scans every position rather than merge their lists.
+  const scans = codes.length > 1 && estimate * 4 > n;
   return {
     estimate,
     ...(codes.length === 1 && { group: { column: col, from: col.start[codes[0]!]! } }),
+    code: { values: vals, allowed },
+    scans,
     test: (i) => allowed[vals[i]!] === 1,
     candidates: () => {
       if (codes.length === 1) return col.post.subarray(col.start[codes[0]!], col.start[codes[0]! + 1]);
-      // Several codes: a scan of the column when they cover much of it, else their lists merged.
-      if (estimate * 4 > n) return scan(n, (i) => allowed[vals[i]!] === 1, estimate);
       const merged = new Uint32Array(estimate);
       let at = 0;
       for (const c of codes) {
@@ -349,11 +358,4 @@ function intersect(ranges: number[], [lo, hi]: [number, number]): number[] {
     if (s < e) out.push(s, e);
   }
   return out;
-}
-
-function scan(n: number, keep: (i: number) => boolean, estimate: number): Uint32Array {
-  const out = new Uint32Array(estimate);
-  let w = 0;
-  for (let i = 0; i < n; i++) if (keep(i)) out[w++] = i;
-  return out.subarray(0, w);
 }
