@@ -131,8 +131,10 @@ function drive(n: number, filters: Filter[]): Selection {
   if (grouped.length === 1 && filters.every((f) => f.group || f.ranges)) {
     return withinGroup(grouped[0]!, filters.find((f) => f.ranges)?.ranges);
   }
+  // The driver is the filter whose candidates cost least to walk: a filter that scans walks every position.
+  const cost = (f: Filter) => (f.scans ? n : f.estimate);
   let driver = filters[0]!;
-  for (const f of filters) if (f.estimate < driver.estimate) driver = f;
+  for (const f of filters) if (cost(f) < cost(driver)) driver = f;
   let others = filters.filter((f) => f !== driver);
   // Date ranges alone are already runs; with other filters, their positions are walked in place.
   if (driver.ranges && others.length === 0) return driver.ranges;
