@@ -253,6 +253,23 @@ describe('indexed selection against the straightforward filter, at scale', () =>
     }
   });
 
+  it('answers a hub player alone, or with dates, as one run of its own copy, byte for byte', async () => {
+    const p = prepare(big);
+    const counts = new Map<string, number>();
+    for (const e of big.events) for (const id of e.players) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const hub = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    for (const query of [`player=${hub}`, `player=${hub}&from=2021&to=2023`, `player=${hub}&topic=cbdc`]) {
+      const parsed = parseQuery(`include=events&${query}`, p.rules);
+      if (!parsed.ok) throw new Error(parsed.message);
+      const sel = selectIndexed(p, parsed.query).get('events')!;
+      // Runs over the player's own copy, whose order is the player's list of events.
+      expect(sel !== 'all' && !Array.isArray(sel) && sel.column.post.length, query).toBe(counts.get(hub));
+      if (!query.includes('topic')) expect(sel !== 'all' && !Array.isArray(sel) && sel.runs.length, query).toBe(2);
+      const res = handler(new Request(`https://api.test/api/chronicle?include=events&${query}`));
+      expect(await res.text(), query).toBe(JSON.stringify(oracle(big, new URLSearchParams(`include=events&${query}`))));
+    }
+  });
+
   it('copies a large scattered answer into small blocks, byte for byte', () => {
     const p = prepare(big);
     const query = 'include=events&topic=cbdc,rwa,crypto,stablecoin&region=JP,US,Global,APAC';

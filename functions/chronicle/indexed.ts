@@ -1,5 +1,5 @@
 import type { Kind } from './dataset.js';
-import type { Column, Dates, Lists, Prepared } from './prepare.js';
+import type { Column, Dates, Lists, Prepared, Regrouped } from './prepare.js';
 import type { Query } from './query.js';
 
 /**
@@ -12,7 +12,8 @@ import type { Query } from './query.js';
 export type Selection = 'all' | number[] | GroupedRuns;
 
 export interface GroupedRuns {
-  column: Column;
+  /** A code column's grouped copy, or a hub player's copy of its events. */
+  column: Regrouped;
   /** Runs over the grouped order: position k there is record `column.post[k]`. */
   runs: number[];
 }
@@ -66,7 +67,7 @@ interface Filter {
   candidates(): ArrayLike<number>;
   test(i: number): boolean;
   /** Set when the candidates are one code's posting list: candidate k is grouped position from + k. */
-  group?: { column: Column; from: number };
+  group?: { column: Regrouped; from: number };
   /** Set when the candidates are ranges of positions (dates): the flat [start, end) pairs. */
   ranges?: number[];
   /** Set for a code column: its codes and which are allowed, so a loop can test them without a call. */
@@ -88,7 +89,7 @@ function selectEvents(p: Prepared, q: Query): Selection {
     codeFilter(e.region, q.region),
     codeFilter(e.status, q.status),
     codeFilter(e.key, q.key && new Set([...q.key].map(String))),
-    q.player && playerFilter(p, q.player, p.players.events, (i, want) => anyIn(e.players, i, want)),
+    q.player && playerFilter(p, q.player, p.players.events, (i, want) => anyIn(e.players, i, want), p.players.eventCopy),
     dateFilter(e.dates, n, q.from, q.to),
   ].filter((f): f is Filter => f !== undefined);
   return filters.length ? drive(n, filters) : 'all';
@@ -243,6 +244,7 @@ function playerFilter(
   players: ReadonlySet<string>,
   lists: Lists,
   has: (i: number, want: ReadonlySet<number>) => boolean,
+  copyOf?: (w: number) => Regrouped | undefined,
 ): Filter {
   const want = new Set<number>();
   for (const id of players) {
@@ -251,8 +253,12 @@ function playerFilter(
   }
   let estimate = 0;
   for (const w of want) estimate += lists.start[w + 1]! - lists.start[w]!;
+  // One hub player: its records are one stretch of its own copy, as one code's are of a column's.
+  const [only] = want;
+  const copy = want.size === 1 ? copyOf?.(only!) : undefined;
   return {
     estimate,
+    ...(copy && { group: { column: copy, from: 0 } }),
     test: (i) => has(i, want),
     candidates: () => {
       if (want.size === 1) {

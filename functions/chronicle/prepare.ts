@@ -4,17 +4,32 @@ import { buildHints, type Hints } from './hints.js';
 import { buildImage, isServed, type ImageHeader, type Served } from './image.js';
 import type { QueryRules } from './query.js';
 
+/** Records in an order of their own (`post[k]` is record k there), with their bytes copied in that order on first use. */
+export interface Regrouped {
+  post: Uint32Array;
+  grouped(): Grouped;
+}
+
 /** A code column: one code number per record, and per code the positions of its records. */
-export interface Column {
+export interface Column extends Regrouped {
   values: Uint8Array;
   /** Positions with code c: `post[start[c] … start[c + 1])`, ascending. */
   start: Uint32Array;
-  post: Uint32Array;
   /** Code → code number. */
   codes: ReadonlyMap<string, number>;
   /** The kind's records regrouped by code, built on first use (see Grouped). */
   grouped(): Grouped;
 }
+
+/**
+ * A hub player, named by at least this share of all events (and at least HUB_MIN_EVENTS of them),
+ * gets its events copied together when a query first asks for that player alone, so that its
+ * answer is one slice, not thousands of scattered records.
+ */
+export const HUB_SHARE = 0.02;
+export const HUB_MIN_EVENTS = 64;
+/** Bytes all players' copies may take in one instance; past it, hub answers are gathered as before. */
+export const HUB_COPY_BYTES = 64 * 1024 * 1024;
 
 /**
  * A second copy of one kind's record bytes, grouped by one column's code: record `post[k]` is
@@ -61,7 +76,15 @@ export interface Prepared {
   labels: Buffer;
   events: { topic: Column; region: Column; status: Column; key: Column; dates: Dates; players: Lists };
   relations: { topic: Column; years: Dates; /** a and b of relation i at 2i and 2i + 1 */ parties: Uint32Array };
-  players: { region: Column; events: Lists; relations: Lists; /** Player id → position. */ position(id: string): number };
+  players: {
+    region: Column;
+    events: Lists;
+    relations: Lists;
+    /** Player id → position. */
+    position(id: string): number;
+    /** Player w's events as their own copy, for a hub player while the copies' budget lasts. */
+    eventCopy(w: number): Regrouped | undefined;
+  };
   initiatives: { /** Per initiative, bit c set when one of its events has topic code c. */ topics: Uint32Array };
   /** Record i of a kind as an object, parsed from its bytes (for the feeds, which render records). */
   record: <K extends Kind>(kind: K, i: number) => RecordOf<K>;
@@ -146,6 +169,12 @@ export function prepare(input: BuiltDataset | Served): Prepared {
   };
   const names = new Map<string, string | undefined>();
 
+  const playerEvents = lists('players.events');
+  const copies = new Map<number, Regrouped>();
+  const hubEvents = Math.max(HUB_MIN_EVENTS, HUB_SHARE * (header.counts.events ?? 0));
+  // Counted when a copy is promised, before its bytes exist, so the budget holds however many are built.
+  let copyBytes = 0;
+
   const { asOf, source, attribution } = header.meta;
   const { topic, region, status } = header.codes;
   return {
@@ -179,9 +208,25 @@ export function prepare(input: BuiltDataset | Served): Prepared {
     },
     players: {
       region: column('players', 'players.region', region),
-      events: lists('players.events'),
+      events: playerEvents,
       relations: lists('players.relations'),
       position,
+      eventCopy: (w) => {
+        const { start, list } = playerEvents;
+        if (start[w + 1]! - start[w]! < hubEvents) return undefined;
+        const known = copies.get(w);
+        if (known) return known;
+        const post = list.subarray(start[w], start[w + 1]);
+        const off = offsets.events;
+        let size = 0;
+        for (const i of post) size += off[i + 1]! - off[i]!;
+        if (copyBytes + size > HUB_COPY_BYTES) return undefined;
+        copyBytes += size;
+        let grouped: Grouped | undefined;
+        const copy: Regrouped = { post, grouped: () => (grouped ??= regroup(jsonBuffer, off, post)) };
+        copies.set(w, copy);
+        return copy;
+      },
     },
     initiatives: { topics: header.kinds.includes('initiatives') ? u32('initiatives.topics') : new Uint32Array(0) },
     record,
@@ -195,11 +240,13 @@ export function prepare(input: BuiltDataset | Served): Prepared {
   };
 }
 
-/** Copies a kind's records into the order of a column's posting lists, each followed by a comma. */
+/** Copies records into the order of `post` (a column's posting lists, or one player's events), each followed by a comma. */
 function regroup(json: Buffer, off: Uint32Array, post: Uint32Array): Grouped {
   const n = post.length;
   // Record i is off[i] … off[i + 1] - 1 (without its comma or the closing bracket) plus one comma.
-  const bytes = Buffer.allocUnsafeSlow(off[n]! - off[0]!);
+  let size = 0;
+  for (let k = 0; k < n; k++) size += off[post[k]! + 1]! - off[post[k]!]!;
+  const bytes = Buffer.allocUnsafeSlow(size);
   const offsets = new Uint32Array(n + 1);
   let at = 0;
   for (let k = 0; k < n; k++) {
