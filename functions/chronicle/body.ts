@@ -28,6 +28,8 @@ export const VIEW_FROM = 8 * 1024;
 
 const CLOSE_ARRAY = Buffer.from(']');
 const CLOSE_OBJECT = Buffer.from('}');
+/** Where coalesce starts: no room, so the first piece to copy opens a block. */
+const NO_BLOCK = Buffer.alloc(0);
 
 /**
  * How an answer's pieces become chunks. For a Response, whose stream hands each chunk on at a
@@ -102,7 +104,7 @@ function coalesce(pieces: Uint8Array[], { viewFrom, oneBufferBelow }: Layout): B
   // Bytes still to copy, so that the last block is no larger than what is left.
   let left = one ? length : small;
   const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let block = Buffer.allocUnsafeSlow(0);
+  let block = NO_BLOCK;
   let at = 0;
   let from = 0;
   let owned = 0;

@@ -65,7 +65,8 @@ export function selectIndexed(p: Prepared, q: Query): Map<Kind, Selection> {
 interface Filter {
   estimate: number;
   candidates(): ArrayLike<number>;
-  test(i: number): boolean;
+  /** Whether position i passes; absent on a code filter, which drive() tests inline through `code`. */
+  test?(i: number): boolean;
   /** Set when the candidates are one code's posting list: candidate k is grouped position from + k. */
   group?: { column: Regrouped; from: number };
   /** Set when the candidates are ranges of positions (dates): the flat [start, end) pairs. */
@@ -144,7 +145,7 @@ function drive(n: number, filters: Filter[]): Selection {
   if (scanAll) others = filters;
   // Code columns are tested by two array reads each, in the loop; the rest through their tests.
   const codes = others.flatMap((f) => (f.code ? [f.code] : []));
-  const tests = others.flatMap((f) => (f.code ? [] : [f.test]));
+  const tests = others.flatMap((f) => (f.test ? [f.test] : []));
   const values = codes.map((c) => c.values);
   const allowed = codes.map((c) => c.allowed);
   const m = codes.length;
@@ -224,7 +225,6 @@ function codeFilter(col: Column, values: ReadonlySet<string> | undefined): Filte
     ...(codes.length === 1 && { group: { column: col, from: col.start[codes[0]!]! } }),
     code: { values: vals, allowed },
     scans,
-    test: (i) => allowed[vals[i]!] === 1,
     candidates: () => {
       if (codes.length === 1) return col.post.subarray(col.start[codes[0]!], col.start[codes[0]! + 1]);
       const merged = new Uint32Array(estimate);
@@ -254,8 +254,7 @@ function playerFilter(
   let estimate = 0;
   for (const w of want) estimate += lists.start[w + 1]! - lists.start[w]!;
   // One hub player: its records are one stretch of its own copy, as one code's are of a column's.
-  const [only] = want;
-  const copy = want.size === 1 ? copyOf?.(only!) : undefined;
+  const copy = want.size === 1 ? copyOf?.(want.values().next().value!) : undefined;
   return {
     estimate,
     ...(copy && { group: { column: copy, from: 0 } }),
