@@ -253,6 +253,31 @@ describe('indexed selection against the straightforward filter, at scale', () =>
     }
   });
 
+  it('lets one code walk its grouped copy when merging several codes of another column costs more', () => {
+    const p = prepare(big);
+    const n = big.events.length;
+    const columns = ['topic', 'region', 'status'] as const;
+    const counts = (field: (typeof columns)[number]) =>
+      big.filters[field].map((code) => [code, big.events.filter((e) => e[field] === code).length] as const);
+    // Two codes of one column with fewer records together than one code of another, but not half as
+    // few: merging their two lists costs more than walking the other code's stretch in place.
+    let found: string | undefined;
+    for (const x of columns)
+      for (const y of columns) {
+        if (x === y) continue;
+        for (const [a, ca] of counts(x))
+          for (const [b, cb] of counts(x))
+            for (const [c, cc] of counts(y))
+              if (a < b && ca + cb < cc && 2 * (ca + cb) > cc && 4 * (ca + cb) <= n) found ??= `${x}=${a},${b}&${y}=${c}`;
+      }
+    expect(found, 'the synthetic data has two such codes and a third').toBeDefined();
+    const parsed = parseQuery(`include=events&${found}`, p.rules);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const sel = selectIndexed(p, parsed.query).get('events')!;
+    const driver = p.events[found!.split('&')[1]!.split('=')[0] as (typeof columns)[number]];
+    expect(sel !== 'all' && !Array.isArray(sel) && sel.column, found).toBe(driver);
+  });
+
   it('answers a hub player alone, or with dates, as one run of its own copy, byte for byte', async () => {
     const p = prepare(big);
     const counts = new Map<string, number>();

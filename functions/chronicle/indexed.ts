@@ -75,6 +75,8 @@ interface Filter {
   code?: CodeTest;
   /** True when the codes keep so much of the column that drive() tests every position instead of merging lists. */
   scans?: boolean;
+  /** What producing and walking the candidates costs, in positions touched, when more than their number. */
+  walk?: number;
 }
 
 interface CodeTest {
@@ -134,7 +136,7 @@ function drive(n: number, filters: Filter[]): Selection {
     return withinGroup(grouped[0]!, filters.find((f) => f.ranges)?.ranges);
   }
   // The driver is the filter whose candidates cost least to walk: a filter that scans walks every position.
-  const cost = (f: Filter) => (f.scans ? n : f.estimate);
+  const cost = (f: Filter) => (f.scans ? n : (f.walk ?? f.estimate));
   let driver = filters[0]!;
   for (const f of filters) if (cost(f) < cost(driver)) driver = f;
   let others = filters.filter((f) => f !== driver);
@@ -225,17 +227,57 @@ function codeFilter(col: Column, values: ReadonlySet<string> | undefined): Filte
     ...(codes.length === 1 && { group: { column: col, from: col.start[codes[0]!]! } }),
     code: { values: vals, allowed },
     scans,
+    walk: mergeCost(estimate, codes.length),
     candidates: () => {
       if (codes.length === 1) return col.post.subarray(col.start[codes[0]!], col.start[codes[0]! + 1]);
-      const merged = new Uint32Array(estimate);
-      let at = 0;
-      for (const c of codes) {
-        merged.set(col.post.subarray(col.start[c], col.start[c + 1]), at);
-        at += col.start[c + 1]! - col.start[c]!;
-      }
-      return merged.sort();
+      return mergeLists(codes.map((c) => col.post.subarray(col.start[c], col.start[c + 1])));
     },
   };
+}
+
+/**
+ * Candidates merged from k ascending lists cost a pass per pairwise round on top of the walk:
+ * two codes of 25k records each cost more than one code of 30k, which is walked in place.
+ */
+function mergeCost(estimate: number, lists: number): number {
+  return lists > 1 ? estimate * (1 + Math.ceil(Math.log2(lists))) : estimate;
+}
+
+/** Ascending lists as one ascending list without repeats, merged in pairs (n log k, not a sort). */
+function mergeLists(lists: Uint32Array[]): Uint32Array {
+  let round = lists;
+  while (round.length > 1) {
+    const next: Uint32Array[] = [];
+    for (let k = 0; k < round.length; k += 2) next.push(k + 1 < round.length ? mergeTwo(round[k]!, round[k + 1]!) : round[k]!);
+    round = next;
+  }
+  return round[0] ?? new Uint32Array(0);
+}
+
+function mergeTwo(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let w = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x < y) {
+      out[w++] = x;
+      i++;
+    } else if (y < x) {
+      out[w++] = y;
+      j++;
+    } else {
+      // A record named by two of the players is in both lists: keep it once.
+      out[w++] = x;
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out[w++] = a[i++]!;
+  while (j < b.length) out[w++] = b[j++]!;
+  return w === out.length ? out : out.subarray(0, w);
 }
 
 /** Positions named by any of the players (by their lists), tested otherwise with `has`. */
@@ -258,24 +300,9 @@ function playerFilter(
   return {
     estimate,
     ...(copy && { group: { column: copy, from: 0 } }),
+    walk: mergeCost(estimate, want.size),
     test: (i) => has(i, want),
-    candidates: () => {
-      if (want.size === 1) {
-        const [w] = want;
-        return lists.list.subarray(lists.start[w!], lists.start[w! + 1]);
-      }
-      const merged = new Uint32Array(estimate);
-      let at = 0;
-      for (const w of want) {
-        merged.set(lists.list.subarray(lists.start[w], lists.start[w + 1]), at);
-        at += lists.start[w + 1]! - lists.start[w]!;
-      }
-      merged.sort();
-      // A record naming two of the players is in both lists: keep it once.
-      let kept = 0;
-      for (let k = 0; k < merged.length; k++) if (k === 0 || merged[k] !== merged[k - 1]) merged[kept++] = merged[k]!;
-      return merged.subarray(0, kept);
-    },
+    candidates: () => mergeLists([...want].map((w) => lists.list.subarray(lists.start[w], lists.start[w + 1]))),
   };
 }
 
