@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import { answerBytes, createHandler, STREAM_FROM_BYTES, type Handler } from '../functions/chronicle/handler.js';
+import { buildHints, hintFor } from '../functions/chronicle/hints.js';
 import { MAX_HINTS } from '../functions/chronicle/query.js';
 import { call, fixtureBuild, fixtureHandlers, ids } from './helpers.js';
 
@@ -594,6 +595,28 @@ describe('hints for Japanese input (still 400: the contract does not change)', (
     expect(await message('A', `player=${q('Ｂｅｔａ Ｐａｙ')}`)).toContain('→ Beta Pay');
     expect(await message('A', `player=${q('ゼータ')}`)).toContain('Zeta Exchange（ゼータ取引所） ではありませんか');
     expect(await message('A', 'player=Gama+Chain')).toContain('Gamma Chain ではありませんか');
+  });
+
+  it('lets an id spelled in another case win over a name it shares, and names everyone sharing a name, in order', () => {
+    const player = (id: string, nameJa: string, members: string[] = []) =>
+      ({ id, nameJa, members, category: 'bank', sector: null, region: 'JP', description: '' }) as BuiltDataset['players'][number];
+    const hints = buildHints({
+      profile: 'A',
+      filters: { topic: [], region: [], status: [] },
+      labels: {},
+      otherCodes: { topic: {}, region: {}, status: {} },
+      players: [
+        player('Kappa', 'カッパ'),
+        player('Lambda', 'ラムダ', ['Kappa Group']),
+        player('Mu', 'kappagroup'),
+        player('Nu', 'ニュー', ['MU']),
+      ],
+    } as Parameters<typeof buildHints>[0]);
+    // `kappagroup` is Lambda's member and Mu's Japanese name: both, in player order.
+    expect(hintFor('player', 'Kappa Group', hints)).toBe('"Kappa Group" → Lambda（グループ会社・旧名）、"Kappa Group" → Mu（日本語名）');
+    // `mu` is Nu's member and Mu's id: the id alone.
+    expect(hintFor('player', 'mu', hints)).toBe('"mu" → Mu（大文字小文字・空白の違い）');
+    expect(hintFor('player', 'ラム', hints)).toBe('Lambda（ラムダ） ではありませんか');
   });
 
   it('names every offending value with its own hint in one message', async () => {
