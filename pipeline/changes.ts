@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { BuiltDataset, Kind, Profile, Relation } from '../functions/chronicle/dataset.js';
 import { diagnose, type Diagnostic } from './diagnostics.js';
 import type { YamlFile } from './loaders/yaml.js';
@@ -57,7 +57,7 @@ export function recordKey(kind: Kind, record: object): string {
   return (record as { id: string }).id;
 }
 
-const fingerprint = (record: unknown) => createHash('sha256').update(JSON.stringify(record)).digest('hex').slice(0, 12);
+const fingerprint = (record: unknown) => hash('sha256', JSON.stringify(record), 'hex').slice(0, 12);
 
 export function fingerprints(datasets: Record<Profile, BuiltDataset>): Fingerprints {
   const out = {} as Fingerprints;
