@@ -8,7 +8,7 @@ import { formatReport } from './diagnostics.js';
 import { parseYaml } from './loaders/yaml.js';
 import { SCHEMA_DIR, yamlProblems } from './load.js';
 import { renderCodesDoc } from './codes-doc.js';
-import { firstSourceKinds, formatCoverage, singleSourceEvents } from './coverage.js';
+import { firstSourceKinds, formatCoverage, republishedSources, singleSourceEvents } from './coverage.js';
 import { isProfile } from './profiles.js';
 import { allJsonSchemas } from './schemas.js';
 import { loadVocabulary } from './vocabulary.js';
@@ -68,6 +68,13 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
       for (const s of single) process.stderr.write(`  ${s.file}\n`);
       process.stderr.write('分野・年・地域ごとの件数は npm run coverage で見られます。\n');
     }
+    const republished = republishedSources(result.records!);
+    if (republished.length) {
+      process.stderr.write(
+        `\n注意: 他の媒体の記事を転載・要約するサイトの出典が ${republished.length} 件あります（エラーではありません）。元の記事か一次情報に差し替えてください:\n`,
+      );
+      for (const r of republished) process.stderr.write(`  ${r.file}  ${r.site}\n`);
+    }
     return 0;
   }
   process.stderr.write(`.build/ と public/ に書き出しました（${elapsed()}）\n`);
@@ -82,7 +89,7 @@ async function coverageReport(): Promise<number> {
     return 1;
   }
   const input = { served: result.datasets!, firstSourceKind: firstSourceKinds(result.records!) };
-  process.stdout.write(`${formatCoverage(input, singleSourceEvents(result.records!))}\n`);
+  process.stdout.write(`${formatCoverage(input, singleSourceEvents(result.records!), republishedSources(result.records!))}\n`);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import type { Records } from './crosscheck.js';
 import { outletOf } from './ids.js';
+import { republisherOf } from './urls.js';
 
 // How far the dataset reaches, measured on what each profile serves. Each goal has a floor that
 // `test/coverage.test.ts` enforces (a pull request that drops below it fails) and the target the
@@ -107,6 +108,22 @@ export function singleSourceEvents(records: Records): { file: string; id: string
     .map(({ file, record }) => ({ file: file.path, id: record.id }));
 }
 
+/** Sources on a site that republishes others' articles, as `file` and the site, for the curator to replace. */
+export function republishedSources(records: Records): { file: string; id: string; site: string }[] {
+  const cited = [
+    ...records.events.flatMap(({ file, record }) => record.sources.map((s) => ({ file: file.path, id: record.id, url: s.url }))),
+    ...records.relations.map(({ file, record }) => ({
+      file: file.path,
+      id: `${record.a} | ${record.b} | ${record.type}`,
+      url: record.source,
+    })),
+  ];
+  return cited.flatMap(({ file, id, url }) => {
+    const site = republisherOf(url);
+    return site ? [{ file, id, site }] : [];
+  });
+}
+
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 /** Columns a string takes in a terminal: East Asian wide characters take two. */
 const columns = (s: string) =>
@@ -117,7 +134,11 @@ const columns = (s: string) =>
 const padEnd = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - columns(s)));
 
 /** The report `npm run coverage` prints: goals, then the tables behind them. */
-export function formatCoverage(c: CoverageInput, single: { file: string; id: string }[]): string {
+export function formatCoverage(
+  c: CoverageInput,
+  single: { file: string; id: string }[],
+  republished: { file: string; site: string }[] = [],
+): string {
   const out: string[] = ['目標と下限（下限はテストが守る数字、目標はデータセットが目指す数字）', ''];
   const width = Math.max(...GOALS.map((g) => columns(g.name)));
   for (const g of GOALS) {
@@ -162,5 +183,7 @@ export function formatCoverage(c: CoverageInput, single: { file: string; id: str
 
   out.push('', `出典が 1 媒体だけのイベント: ${single.length} 件`);
   for (const s of single) out.push(`  ${s.file}`);
+  out.push('', `転載・まとめサイトの出典: ${republished.length} 件`);
+  for (const r of republished) out.push(`  ${r.file}  ${r.site}`);
   return out.join('\n');
 }

@@ -36,6 +36,51 @@ const SHORTENER_HOSTS = new Set([
 /** Outlets whose canonical article address is WordPress's `/?p=123`, so there it is no shortlink. */
 const P_PERMALINK_HOSTS = new Set(['coinpost.jp']);
 
+/**
+ * Sites that republish other outlets' articles: aggregators, machine-written or machine-translated
+ * feeds, copies of press releases on unrelated sites. A page there is never the report itself, and
+ * its text may not match the original. The check lists these sources rather than refusing them,
+ * because a few published records still rest on one while an original is sought.
+ */
+const REPUBLISHER_HOSTS = new Set([
+  'azcoinnews.com',
+  'bitcoinsistemi.com',
+  'bitdegree.org',
+  'blocknewsx.com',
+  'cointeeth.com',
+  'cryptoapa.com',
+  'followin.io',
+  'gatebase.net',
+  'investorempires.com',
+  'iq.wiki',
+  'lexbuild.dev',
+  'monexa.ai',
+  'mytoken.io',
+  'newsdiaryonline.com',
+  'odaily.news',
+  'scribd.com',
+  'seotools.jp',
+  'techflowpost.com',
+]);
+
+/**
+ * The republishing site a source URL points at, if any (see REPUBLISHER_HOSTS); posts on Binance
+ * Square, the exchange's feed of reposted news, count as one too.
+ */
+export function republisherOf(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  const host = url.hostname.toLowerCase();
+  const listed = [...REPUBLISHER_HOSTS].find((h) => host === h || host.endsWith(`.${h}`));
+  if (listed) return listed;
+  if (/(^|\.)binance\.(com|bh)$/.test(host) && url.pathname.split('/').includes('square')) return 'Binance Square';
+  return undefined;
+}
+
 /** Hosts reserved for examples and tests (RFC 2606, RFC 6761) or that only exist on one machine. */
 function isPlaceholderHost(host: string): boolean {
   return (

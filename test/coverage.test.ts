@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltDataset } from '../functions/chronicle/dataset.js';
 import { runPipeline } from '../pipeline/build.js';
-import { firstSourceKinds, formatCoverage, GOALS, singleSourceEvents, type CoverageInput } from '../pipeline/coverage.js';
+import {
+  firstSourceKinds,
+  formatCoverage,
+  GOALS,
+  republishedSources,
+  singleSourceEvents,
+  type CoverageInput,
+} from '../pipeline/coverage.js';
 import { MAX_EVENTS_PER_URL, type Records } from '../pipeline/crosscheck.js';
 import { outletOf } from '../pipeline/ids.js';
 import { AS_OF, CONTENT } from './helpers.js';
@@ -47,6 +54,25 @@ describe('dataset goals', () => {
     for (const g of GOALS) expect(report).toContain(g.name);
     expect(report).toContain(`出典が 1 媒体だけのイベント: ${single.length} 件`);
     for (const s of single) expect(report).toContain(s.file);
+  });
+
+  it('lists a source on a republishing site with its file, for events and relations alike', () => {
+    const [event] = records.events;
+    const [relation] = records.relations;
+    const square = 'https://www.binance.com/en/square/post/1';
+    const changed: Records = {
+      ...records,
+      events: [
+        { ...event!, record: { ...event!.record, sources: [...event!.record.sources, { ...event!.record.sources[0]!, url: square }] } },
+      ],
+      relations: [{ ...relation!, record: { ...relation!.record, source: square } }],
+    };
+    expect(republishedSources(changed)).toEqual([
+      { file: event!.file.path, id: event!.record.id, site: 'Binance Square' },
+      { file: relation!.file.path, id: `${relation!.record.a} | ${relation!.record.b} | ${relation!.record.type}`, site: 'Binance Square' },
+    ]);
+    const listed = republishedSources(records);
+    expect(formatCoverage(input, [], listed)).toContain(`転載・まとめサイトの出典: ${listed.length} 件`);
   });
 });
 

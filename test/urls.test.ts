@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { urlProblems } from '../pipeline/urls.js';
+import { republisherOf, urlProblems } from '../pipeline/urls.js';
 
 // The position of each report is covered by the broken-content fixtures; this table pins which
 // addresses each rule catches and, as importantly, which ordinary addresses it leaves alone.
@@ -46,5 +46,28 @@ describe('source URL rules', () => {
     const [p] = urlProblems('https://news.org/a?id=7&utm_source=rss&fbclid=x');
     expect(p!.hint).toContain('https://news.org/a?id=7');
     expect(p!.hint).not.toContain('utm_source');
+  });
+});
+
+describe('republishing sites', () => {
+  it.each([
+    ['https://m.followin.io/en/feed/17937365', 'followin.io'],
+    ['https://www.odaily.news/en/post/5187020', 'odaily.news'],
+    ['https://news.bitdegree.org/genesis-to-return', 'bitdegree.org'],
+    ['https://www.binance.com/en/square/post/9313783000929', 'Binance Square'],
+    ['https://www.binance.bh/ja/square/post/32152322430401', 'Binance Square'],
+    ['https://seotools.jp/news/id_000000095.000036656.html', 'seotools.jp'],
+  ])('names the site behind %s', (url, site) => {
+    expect(republisherOf(url)).toBe(site);
+  });
+
+  it.each([
+    'https://www.binance.com/en/blog/ecosystem/x',
+    'https://www.coindesk.com/markets/2024/01/10/x/',
+    'https://notfollowin.io/a',
+    'https://prtimes.jp/main/html/rd/p/000000095.000036656.html',
+    'not a url',
+  ])('leaves %s alone', (url) => {
+    expect(republisherOf(url)).toBeUndefined();
   });
 });
