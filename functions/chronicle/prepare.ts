@@ -170,7 +170,9 @@ export function prepare(input: BuiltDataset | Served): Prepared {
   const names = new Map<string, string | undefined>();
 
   const playerEvents = lists('players.events');
-  const copies = new Map<number, Regrouped>();
+  // A hub whose copy did not fit the budget is remembered as null: its later queries gather its
+  // records without summing their sizes again.
+  const copies = new Map<number, Regrouped | null>();
   const hubEvents = Math.max(HUB_MIN_EVENTS, HUB_SHARE * (header.counts.events ?? 0));
   // Counted when a copy is promised, before its bytes exist, so the budget holds however many are built.
   let copyBytes = 0;
@@ -215,12 +217,15 @@ export function prepare(input: BuiltDataset | Served): Prepared {
         const { start, list } = playerEvents;
         if (start[w + 1]! - start[w]! < hubEvents) return undefined;
         const known = copies.get(w);
-        if (known) return known;
+        if (known !== undefined) return known ?? undefined;
         const post = list.subarray(start[w], start[w + 1]);
         const off = offsets.events;
         let size = 0;
         for (const i of post) size += off[i + 1]! - off[i]!;
-        if (copyBytes + size > HUB_COPY_BYTES) return undefined;
+        if (copyBytes + size > HUB_COPY_BYTES) {
+          copies.set(w, null);
+          return undefined;
+        }
         copyBytes += size;
         let grouped: Grouped | undefined;
         const copy: Regrouped = { post, grouped: () => (grouped ??= regroup(jsonBuffer, off, post)) };
