@@ -1,6 +1,7 @@
 import { isAlias, isNode, LineCounter, parseDocument, visit, type Document, type Tags } from 'yaml';
 import { fullWidthColons, unsafeCharacters } from './text.js';
 import { yamlErrorText } from './yaml-messages.js';
+import { plainReader } from './yaml-plain.js';
 
 export interface YamlProblem {
   /** Character offset in the file's text. */
@@ -23,13 +24,22 @@ export interface YamlFile {
 // The content holds no numbers, so plain digits stay text: `date: 2024` and `year: 2024` mean
 // the strings a curator sees, not integers that would then fail a string schema.
 const NUMBER_TAGS = new Set(['tag:yaml.org,2002:int', 'tag:yaml.org,2002:float']);
-const NO_NUMBERS = { customTags: (tags: Tags) => tags.filter((t) => typeof t === 'string' || !NUMBER_TAGS.has(t.tag)) };
+/** The options of every parse of a content file. */
+export const YAML_OPTIONS = {
+  customTags: (tags: Tags) => tags.filter((t) => typeof t === 'string' || !NUMBER_TAGS.has(t.tag)),
+  prettyErrors: false,
+};
 
 const MAX_REFS = 3;
+const PLAIN = plainReader(YAML_OPTIONS);
 
 export function parseYaml(path: string, text: string): YamlFile {
-  const { doc, lines } = parse(text);
   const problems: YamlProblem[] = [...unsafeCharacters(text), ...fullWidthColons(text)];
+  // Nearly every record is written in the plain shape, whose value the syntax tree gives at once;
+  // everything else, and every text with a problem, goes through the full parse below.
+  const plain = problems.length ? undefined : PLAIN.read(text);
+  if (plain) return readClean(path, text, plain.value);
+  const { doc, lines } = parse(text);
   for (const e of [...doc.errors, ...doc.warnings]) problems.push({ offset: e.pos[0], ...yamlErrorText(e) });
   // Anchors and aliases have no use in one record per file, and they are how a file smuggles in
   // a value from elsewhere in it (`&x` silently drops a leading word; `*x` repeated is a bomb).
@@ -61,10 +71,13 @@ export function parseYaml(path: string, text: string): YamlFile {
     });
   }
   if (problems.length) return { path, doc, lines, data: undefined, problems };
-  // A file that reads cleanly keeps its text, not its syntax tree: at ×100 the trees of 96,000
-  // files kept the collector busier than the parser. The tree is only needed to place a problem
-  // found later, and is parsed again then.
-  const data: unknown = doc.toJS();
+  return readClean(path, text, doc.toJS());
+}
+
+// A file that reads cleanly keeps its text, not its syntax tree: at ×100 the trees of 96,000
+// files kept the collector busier than the parser. The tree is only needed to place a problem
+// found later, and is parsed again then.
+function readClean(path: string, text: string, data: unknown): YamlFile {
   let again: { doc: Document.Parsed; lines: LineCounter } | undefined;
   return {
     path,
@@ -75,11 +88,11 @@ export function parseYaml(path: string, text: string): YamlFile {
       return (again ??= parse(text)).lines;
     },
     data,
-    problems,
+    problems: [],
   };
 }
 
 function parse(text: string): { doc: Document.Parsed; lines: LineCounter } {
   const lines = new LineCounter();
-  return { doc: parseDocument(text, { lineCounter: lines, ...NO_NUMBERS, prettyErrors: false }), lines };
+  return { doc: parseDocument(text, { lineCounter: lines, ...YAML_OPTIONS }), lines };
 }
