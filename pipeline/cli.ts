@@ -71,7 +71,7 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
     const republished = republishedSources(result.records!);
     if (republished.length) {
       process.stderr.write(
-        `\n注意: 他の媒体の記事を転載・要約するサイトの出典が ${republished.length} 件あります（エラーではありません）。元の記事か一次情報に差し替えてください:\n`,
+        `\n注意: 他の媒体の記事を転載・要約するサイトや、ページの公開版でない複製（staging・CDN など）の出典が ${republished.length} 件あります（エラーではありません）。元の記事か一次情報の公開ページに差し替えてください:\n`,
       );
       for (const r of republished) process.stderr.write(`  ${r.file}  ${r.site}\n`);
     }

@@ -108,7 +108,7 @@ export function singleSourceEvents(records: Records): { file: string; id: string
     .map(({ file, record }) => ({ file: file.path, id: record.id }));
 }
 
-/** Sources on a site that republishes others' articles, as `file` and the site, for the curator to replace. */
+/** Sources on a site that republishes others' articles or on a copy of a page (see republisherOf), as `file` and the site, for the curator to replace. */
 export function republishedSources(records: Records): { file: string; id: string; site: string }[] {
   const cited = [
     ...records.events.flatMap(({ file, record }) => record.sources.map((s) => ({ file: file.path, id: record.id, url: s.url }))),
@@ -183,7 +183,7 @@ export function formatCoverage(
 
   out.push('', `出典が 1 媒体だけのイベント: ${single.length} 件`);
   for (const s of single) out.push(`  ${s.file}`);
-  out.push('', `転載・まとめサイトの出典: ${republished.length} 件`);
+  out.push('', `転載・まとめサイトと複製の出典: ${republished.length} 件`);
   for (const r of republished) out.push(`  ${r.file}  ${r.site}`);
   return out.join('\n');
 }

@@ -38,7 +38,7 @@ const P_PERMALINK_HOSTS = new Set(['coinpost.jp']);
 
 /**
  * Sites that republish other outlets' articles: aggregators, machine-written or machine-translated
- * feeds, copies of press releases on unrelated sites. A page there is never the report itself, and
+ * feeds, copies of press releases on unrelated sites, exchanges' explainer feeds. A page there is never the report itself, and
  * its text may not match the original. The check lists these sources rather than refusing them,
  * because a few published records still rest on one while an original is sought.
  */
@@ -50,6 +50,8 @@ const REPUBLISHER_HOSTS = new Set([
   'cointeeth.com',
   'cryptoapa.com',
   'followin.io',
+  'gate-link.tech',
+  'gate.io',
   'investorempires.com',
   'iq.wiki',
   'lexbuild.dev',
@@ -63,9 +65,17 @@ const REPUBLISHER_HOSTS = new Set([
   'techflowpost.com',
 ]);
 
+/** Hosts that serve copies of other sites' pages: content-delivery networks and preview deployments. */
+const COPY_HOST_SUFFIXES = ['cloudfront.net', 'googleusercontent.com', 'herokuapp.com', 'pages.dev', 'translate.goog', 'vercel.app'];
+
+/** A site's own copy that is not its public page: `staging.`, `dev.`, `uat.`, `preview.` before its domain. */
+const PREVIEW_LABEL = /^(staging|stage|dev|uat|preview)\d*$/;
+
 /**
- * The republishing site a source URL points at, if any (see REPUBLISHER_HOSTS); posts on Binance
- * Square, the exchange's feed of reposted news, count as one too.
+ * The republishing site or copy a source URL points at, if any: a site in REPUBLISHER_HOSTS,
+ * a post on Binance Square (the exchange's feed of reposted news) or on an exchange's news feed,
+ * a content-delivery or preview host, or a site's staging or development copy of its own page
+ * (whose public address cannot be guessed from it, so the curator must find the page).
  */
 export function republisherOf(raw: string): string | undefined {
   let url: URL;
@@ -77,7 +87,14 @@ export function republisherOf(raw: string): string | undefined {
   const host = url.hostname.toLowerCase();
   const listed = [...REPUBLISHER_HOSTS].find((h) => host === h || host.endsWith(`.${h}`));
   if (listed) return listed;
-  if (/(^|\.)binance\.(com|bh)$/.test(host) && url.pathname.split('/').includes('square')) return 'Binance Square';
+  const path = url.pathname.split('/');
+  if (/(^|\.)binance\.(com|bh)$/.test(host) && path.includes('square')) return 'Binance Square';
+  if (/(^|\.)bitget\.com$/.test(host) && path[1] === 'news') return 'Bitget News';
+  const copy = COPY_HOST_SUFFIXES.find((h) => host === h || host.endsWith(`.${h}`));
+  if (copy) return copy;
+  // Three labels at least, so that a site named dev.to or stage.com is not taken for a copy.
+  const labels = host.split('.');
+  if (labels.length >= 3 && PREVIEW_LABEL.test(labels[0]!)) return host;
   return undefined;
 }
 

@@ -72,7 +72,7 @@ describe('dataset goals', () => {
       { file: relation!.file.path, id: `${relation!.record.a} | ${relation!.record.b} | ${relation!.record.type}`, site: 'Binance Square' },
     ]);
     const listed = republishedSources(records);
-    expect(formatCoverage(input, [], listed)).toContain(`転載・まとめサイトの出典: ${listed.length} 件`);
+    expect(formatCoverage(input, [], listed)).toContain(`転載・まとめサイトと複製の出典: ${listed.length} 件`);
   });
 });
 

@@ -57,6 +57,12 @@ describe('republishing sites', () => {
     ['https://www.binance.com/en/square/post/9313783000929', 'Binance Square'],
     ['https://www.binance.bh/ja/square/post/32152322430401', 'Binance Square'],
     ['https://seotools.jp/news/id_000000095.000036656.html', 'seotools.jp'],
+    ['https://gate.io/pt-br/learn/articles/what-is-yfi/168', 'gate.io'],
+    ['https://bitget.com/news/detail/12560604123605', 'Bitget News'],
+    ['https://d1eu30co0ohy4w.cloudfront.net/progmat/wg-dcc-onchain-st', 'cloudfront.net'],
+    ['https://cryptonewz.pages.dev/crypto-news-coindesk.com/business/2021/04/08/x', 'pages.dev'],
+    ['https://staging.coindesk.com/business/2021/06/10/x', 'staging.coindesk.com'],
+    ['https://dev.coindesk.com/business/2022/x', 'dev.coindesk.com'],
   ])('names the site behind %s', (url, site) => {
     expect(republisherOf(url)).toBe(site);
   });
@@ -65,6 +71,9 @@ describe('republishing sites', () => {
     'https://www.binance.com/en/blog/ecosystem/x',
     'https://www.coindesk.com/markets/2024/01/10/x/',
     'https://notfollowin.io/a',
+    'https://dev.to/someone/a-post',
+    'https://www.bitget.com/support/articles/123',
+    'https://beta.bankofengland.co.uk/paper/2023/x',
     'https://prtimes.jp/main/html/rd/p/000000095.000036656.html',
     'not a url',
   ])('leaves %s alone', (url) => {
