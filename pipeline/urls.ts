@@ -63,6 +63,7 @@ const REPUBLISHER_HOSTS = new Set([
   'scribd.com',
   'seotools.jp',
   'techflowpost.com',
+  'thebittimes.com',
 ]);
 
 /** Hosts that serve copies of other sites' pages: content-delivery networks and preview deployments. */
