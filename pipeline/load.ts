@@ -43,7 +43,10 @@ export async function loadContent(contentDir: string): Promise<ContentFiles> {
   const types = new Map(entries.map((e) => [e.path, e.dirent]));
   const names = [...types.keys()].sort();
   const out: ContentFiles = { records: { events: [], relations: [], players: [], initiatives: [] }, diagnostics: [] };
-  const shown = (name: string) => relative(shownRoot, join(contentDir, name)).split('\\').join('/');
+  // fast-glob gives each name relative to the folder with forward slashes, so the shown path is the
+  // folder's own name and the name: resolving each path anew cost 3% of loading at ×10.
+  const prefix = relative(shownRoot, contentDir).split('\\').join('/');
+  const shown = (name: string) => `${prefix}/${name}`;
 
   const load = async (name: string) => {
     const type = types.get(name)!;
