@@ -144,8 +144,10 @@ export function formatCoverage(
   for (const g of GOALS) {
     const v = g.measure(c);
     const fmt = (n: number) => (g.percent ? `${n.toFixed(0)}%` : String(Math.round(n)));
+    // A share is shown to a tenth, so that 29.8% short of a 30% target does not read as 30%.
+    const shown = g.percent ? `${v.toFixed(1)}%` : fmt(v);
     const mark = v >= g.target ? '達成' : v >= g.floor ? '未達' : '下限割れ';
-    out.push(`  ${padEnd(g.name, width + 2)}${pad(fmt(v), 6)}  目標 ${pad(fmt(g.target), 5)}  下限 ${pad(fmt(g.floor), 5)}  ${mark}`);
+    out.push(`  ${padEnd(g.name, width + 2)}${pad(shown, 6)}  目標 ${pad(fmt(g.target), 5)}  下限 ${pad(fmt(g.floor), 5)}  ${mark}`);
   }
 
   const topics = [...new Set(c.served.A.events.map((e) => e.topic))].sort();

@@ -54,6 +54,13 @@ describe('dataset goals', () => {
     for (const g of GOALS) expect(report).toContain(g.name);
     expect(report).toContain(`出典が 1 媒体だけのイベント: ${single.length} 件`);
     for (const s of single) expect(report).toContain(s.file);
+    // Shares to a tenth of a percent, with the mark that the unrounded figure earns.
+    for (const g of GOALS.filter((g) => g.percent)) {
+      const v = g.measure(input);
+      const line = report.split('\n').find((l) => l.includes(g.name))!;
+      expect(line).toContain(`${v.toFixed(1)}%`);
+      expect(line.endsWith(v >= g.target ? '達成' : '未達')).toBe(true);
+    }
   });
 
   it('lists a source on a republishing site with its file, for events and relations alike', () => {
