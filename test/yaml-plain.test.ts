@@ -12,7 +12,13 @@ import { CONTENT } from './helpers.js';
 const reader = plainReader(YAML_OPTIONS);
 const full = (text: string): { value: unknown } | 'rejected' => {
   const doc = parseDocument(text, YAML_OPTIONS);
-  return doc.errors.length || doc.warnings.length ? 'rejected' : { value: doc.toJS() };
+  if (doc.errors.length || doc.warnings.length) return 'rejected';
+  try {
+    return { value: doc.toJS() };
+  } catch {
+    // An alias to no anchor parses without an error and throws here (the loader refuses aliases).
+    return 'rejected';
+  }
 };
 
 const records = async () => {

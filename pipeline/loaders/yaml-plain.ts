@@ -77,8 +77,9 @@ interface Readers {
 const MAX_DEPTH = 3;
 
 /** Comments, spaces and line breaks only, each comment set off by white space or a line start. */
-function onlyBlanks(text: string, tokens: readonly SourceToken[]): boolean {
-  for (const t of tokens) {
+function onlyBlanks(text: string, tokens: readonly SourceToken[], from = 0, to = tokens.length): boolean {
+  for (let i = from; i < to; i++) {
+    const t = tokens[i]!;
     if (t.type === 'comment') {
       if (t.offset > 0 && text[t.offset - 1] !== ' ' && text[t.offset - 1] !== '\n') return false;
     } else if (t.type !== 'space' && t.type !== 'newline') return false;
@@ -108,7 +109,7 @@ function blockMap(text: string, map: CST.BlockMap, read: Readers, depth: number)
     }
     const k = read.name(key);
     if (k === undefined || key?.type !== 'scalar' || key.indent !== map.indent || Object.hasOwn(out, k)) return undefined;
-    if (!sep || sep[0]?.type !== 'map-value-ind' || sep[0].source !== ':' || !onlyBlanks(text, sep.slice(1))) return undefined;
+    if (!sep || sep[0]?.type !== 'map-value-ind' || sep[0].source !== ':' || !onlyBlanks(text, sep, 1)) return undefined;
     if (sep.length > 1 && sep[1]!.type !== 'space' && sep[1]!.type !== 'newline') return undefined;
     // A block list or map goes on the lines below its key; anything else on the key's line.
     const below = sep.some((t) => t.type === 'newline');
@@ -139,7 +140,7 @@ function blockSeq(text: string, seq: CST.BlockSequence, read: Readers, depth: nu
     // `- ` then the item on the same line, after any comment lines and the indent.
     const ind = start.length - 2;
     if (ind < 0 || start[ind]!.type !== 'seq-item-ind' || start[ind]!.source !== '-' || start[ind + 1]!.type !== 'space') return undefined;
-    if (!onlyBlanks(text, start.slice(0, ind))) return undefined;
+    if (!onlyBlanks(text, start, 0, ind)) return undefined;
     if (!value || value.type === 'block-seq') return undefined;
     const v = blockValue(text, value, read, depth);
     if (!v) return undefined;
@@ -153,10 +154,10 @@ function flow(text: string, fc: CST.FlowCollection, read: Readers): { value: unk
   const isMap = fc.start.source === '{';
   const close = fc.end[0];
   if (!close || close.source !== (isMap ? '}' : ']')) return undefined;
-  if (text.slice(fc.offset, close.offset).includes('\n')) return undefined;
-  const after = fc.end.slice(1);
-  if (after.length && after[0]!.type === 'comment') return undefined;
-  if (!onlyBlanks(text, after)) return undefined;
+  const lineEnd = text.indexOf('\n', fc.offset);
+  if (lineEnd !== -1 && lineEnd < close.offset) return undefined;
+  // After the closing bracket: blanks, and a comment only after a space.
+  if (fc.end[1]?.type === 'comment' || !onlyBlanks(text, fc.end, 1)) return undefined;
   const list: unknown[] = [];
   const map: Record<string, unknown> = {};
   for (let i = 0; i < fc.items.length; i++) {
