@@ -38,11 +38,12 @@ const P_PERMALINK_HOSTS = new Set(['coinpost.jp']);
 
 /**
  * Sites that republish other outlets' articles: aggregators, machine-written or machine-translated
- * feeds, copies of press releases on unrelated sites, exchanges' explainer feeds. A page there is never the report itself, and
- * its text may not match the original. The check lists these sources rather than refusing them,
- * because a few published records still rest on one while an original is sought.
+ * feeds, copies of press releases on unrelated sites, exchanges' explainer feeds. A page there is
+ * never the report itself, and its text may not match the original. The check lists these sources
+ * rather than refusing them, because a few published records still rest on one while an original
+ * is sought.
  */
-const REPUBLISHER_HOSTS = new Set([
+const REPUBLISHER_HOSTS = [
   'azcoinnews.com',
   'bitcoinsistemi.com',
   'bitdegree.org',
@@ -64,7 +65,7 @@ const REPUBLISHER_HOSTS = new Set([
   'seotools.jp',
   'techflowpost.com',
   'thebittimes.com',
-]);
+];
 
 /** Hosts that serve copies of other sites' pages: content-delivery networks and preview deployments. */
 const COPY_HOST_SUFFIXES = ['cloudfront.net', 'googleusercontent.com', 'herokuapp.com', 'pages.dev', 'translate.goog', 'vercel.app'];
@@ -86,12 +87,13 @@ export function republisherOf(raw: string): string | undefined {
     return undefined;
   }
   const host = url.hostname.toLowerCase();
-  const listed = [...REPUBLISHER_HOSTS].find((h) => host === h || host.endsWith(`.${h}`));
+  const on = (domain: string) => host === domain || host.endsWith(`.${domain}`);
+  const listed = REPUBLISHER_HOSTS.find(on);
   if (listed) return listed;
   const path = url.pathname.split('/');
   if (/(^|\.)binance\.(com|bh)$/.test(host) && path.includes('square')) return 'Binance Square';
   if (/(^|\.)bitget\.com$/.test(host) && path[1] === 'news') return 'Bitget News';
-  const copy = COPY_HOST_SUFFIXES.find((h) => host === h || host.endsWith(`.${h}`));
+  const copy = COPY_HOST_SUFFIXES.find(on);
   if (copy) return copy;
   // Three labels at least, so that a site named dev.to or stage.com is not taken for a copy.
   const labels = host.split('.');

@@ -46,7 +46,8 @@ export function plainReader(options: Options): PlainReader {
   };
   const name = (tok: Token | null | undefined): string | undefined => {
     if (!tok || tok.type !== 'scalar' || (tok.end && tok.end.length) || tok.source.length > MAX_NAME) return undefined;
-    if (!NAME.test(tok.source) || tok.source === '__proto__' || tags.some((t) => t.test!.test(tok.source))) return undefined;
+    // A key the schema reads as anything but its own text (`true`, `null`) is the full parse's to judge.
+    if (!NAME.test(tok.source) || tok.source === '__proto__' || plain(tok.source)?.value !== tok.source) return undefined;
     return tok.source;
   };
   return {
