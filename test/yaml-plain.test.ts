@@ -35,6 +35,8 @@ describe('plain YAML reader', () => {
     expect(declined).toEqual([]);
     const differ = files.filter((f) => !isDeepStrictEqual(reader.read(f.text), full(f.text))).map((f) => f.name);
     expect(differ).toEqual([]);
+    // And the line reader, the fastest, reads them all by itself: they are all in its style.
+    expect(files.filter((f) => !isDeepStrictEqual(reader.lines(f.text), full(f.text))).map((f) => f.name)).toEqual([]);
   });
 
   // [text, the value it reads to, or undefined when the reader must decline]
@@ -126,10 +128,53 @@ describe('plain YAML reader', () => {
     }
   });
 
-  it('never accepts a mutated record the full parse rejects, nor reads it differently', async () => {
-    // Both the hand-written flow style of the records and the block style a YAML writer emits.
-    const files = (await records()).flatMap((f) => [f, { name: f.name, text: stringify(parse(f.text)) }]);
-    let seed = 20261123;
+  // The line reader by itself: [text, its value, or undefined when it leaves the text to the
+  // slower readers]. Every accepted text is also checked against the full parse.
+  const lineCases: [string, string, unknown][] = [
+    [
+      'a record in its own style',
+      `id: x\nplayers: [A B, 'C, d']\nsources:\n  - {kind: news, url: 'https://x.test/?a=b#c'}\n`,
+      {
+        id: 'x',
+        players: ['A B', 'C, d'],
+        sources: [{ kind: 'news', url: 'https://x.test/?a=b#c' }],
+      },
+    ],
+    ['a list at the key’s own column', `s:\n- a\n- b\n`, { s: ['a', 'b'] }],
+    ['blank lines inside a list', `s:\n\n  - a\n\n  - b\n`, { s: ['a', 'b'] }],
+    ['an empty value is null', `a:\nb: c\n`, { a: null, b: 'c' }],
+    ['quotes inside quotes', `a: 'it''s'\nb: "say 'x'"\n`, { a: "it's", b: "say 'x'" }],
+    ['a relation with comments around it', `# note\n{a: X, year: '2025'}\n# end\n`, { a: 'X', year: '2025' }],
+    ['a list’s items at two indents', `s:\n  - a\n- b\n`, undefined],
+    ['a comment inside a list', `s:\n  - a\n# c\n  - b\n`, undefined],
+    ['a comment after a value', `a: b # c\n`, undefined],
+    ['an escape', `a: "\\u00e9"\n`, undefined],
+    ['an indicator first', `a: -5\nb: ?x\n`, undefined],
+    ['a colon in a flow value', `a: [b:c]\n`, undefined],
+    ['a value continued on the next line', `a: b\n  c\n`, undefined],
+    ['two spaces after the colon', `a:  b\n`, undefined],
+    ['a space at the end of a line', `a: b \n`, undefined],
+    ['a line separator', `a: b\u2028c\n`, undefined],
+  ];
+  it.each(lineCases)('line reader: %s', (_name, text, expected) => {
+    const got = reader.lines(text);
+    if (expected === undefined) expect(got).toBeUndefined();
+    else {
+      expect(got).toEqual({ value: expected });
+      expect(full(text)).toEqual({ value: expected });
+    }
+  });
+
+  // The whole reader, and the line reader by itself (the whole one tries it first, so a fault in
+  // it could hide behind texts the line reader happens to decline).
+  it.each([
+    ['the reader', (t: string) => reader.read(t), 20261123, true],
+    ['the line reader alone', (t: string) => reader.lines(t), 20261124, false],
+  ] as const)('%s never accepts a mutated record the full parse rejects, nor reads it differently', async (_n, read, start, block) => {
+    // The hand-written flow style of the records and, for the whole reader, the block style a
+    // YAML writer emits (the line reader declines that style wholesale).
+    const files = (await records()).flatMap((f) => (block ? [f, { name: f.name, text: stringify(parse(f.text)) }] : [f]));
+    let seed: number = start;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
     const inserts = [
@@ -199,7 +244,7 @@ describe('plain YAML reader', () => {
     const wrong: string[] = [];
     for (let i = 0; i < 5000; i++) {
       const text = mutate(pick(files).text);
-      const got = reader.read(text);
+      const got = read(text);
       const want = full(text);
       if (want === 'rejected') rejectedByFull++;
       if (!got) continue;
@@ -208,7 +253,7 @@ describe('plain YAML reader', () => {
     }
     expect(wrong.slice(0, 3)).toEqual([]);
     // The run exercises both sides: many mutations still read, many break the text.
-    expect(accepted).toBeGreaterThan(1500);
+    expect(accepted).toBeGreaterThan(1000);
     expect(rejectedByFull).toBeGreaterThan(1500);
   });
 });

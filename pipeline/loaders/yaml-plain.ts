@@ -1,4 +1,5 @@
 import { CST, Document, isScalar, Parser, type DocumentOptions, type ParseOptions, type ScalarTag, type SchemaOptions } from 'yaml';
+import { lineReader } from './yaml-lines.js';
 
 // Records are written in a plain subset of YAML: a map of `name: value` entries whose values are
 // scalars, one-line flow lists and maps of scalars, or block lists and maps of those (the style a
@@ -22,6 +23,8 @@ const MAX_NAME = 64;
 export interface PlainReader {
   /** The value of `text`, or undefined when the text is not in the plain shape. */
   read(text: string): { value: unknown } | undefined;
+  /** The line reader alone (the records' own style), for tests. */
+  lines(text: string): { value: unknown } | undefined;
 }
 
 /** A reader resolving plain scalars exactly as a full parse with `options` would. */
@@ -50,8 +53,13 @@ export function plainReader(options: Options): PlainReader {
     if (!NAME.test(tok.source) || tok.source === '__proto__' || plain(tok.source)?.value !== tok.source) return undefined;
     return tok.source;
   };
+  // The records' own style is read line by line first, without even the parser's tokens.
+  const lines = lineReader(plain);
   return {
+    lines,
     read(text) {
+      const fast = lines(text);
+      if (fast) return fast;
       if (text.includes('\t') || text.includes('\r')) return undefined;
       let doc: CST.Document | undefined;
       for (const tok of new Parser().parse(text)) {
