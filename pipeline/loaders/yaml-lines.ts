@@ -1,9 +1,11 @@
 // The style every record is written in, read line by line without the YAML parser: `name: value`
 // entries at the line start whose values are one-line scalars or one-line flow lists and maps of
-// scalars, block lists of those indented by two spaces or none (`  - {…}`, `- {…}`), or a whole record as one flow
-// map on one line (a relation). Whole-line comments and blank lines may sit between entries.
-// It is much narrower than the plain reader in yaml-plain.ts: no escapes, no trailing comments,
-// no values over several lines, no extra spaces, no indicator at the start of a plain value.
+// scalars, block lists of those indented by two spaces or none (`  - {…}`, `- {…}`) or of maps
+// of those (`  - kind: news` and the item's further `name: value` lines, the style a YAML writer
+// emits), or a whole record as one flow map on one line (a relation). Whole-line comments and blank lines may sit between entries.
+// A plain value may go on over further, deeper lines (a YAML writer folds long text so); no
+// other value may. It is much narrower than the plain reader in yaml-plain.ts: no escapes, no
+// trailing comments, no extra spaces, no indicator at the start of a plain value or line.
 // Whatever it does not recognise it declines, and the slower readers decide.
 
 type Read = { value: unknown } | undefined;
@@ -101,61 +103,126 @@ export function lineReader(plain: Plain): (text: string) => Read {
     return plainText(line.slice(from), false);
   };
 
+  // `name: value` or `name:` starting at `from`: the key and where its value starts (-1: none), or
+  // 'none' when the text there is not an entry at all (a list item that is a scalar).
+  const KEYLIKE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+  const entryAt = (line: string, from: number): { key: string | undefined; at: number } | 'none' => {
+    const colon = line.indexOf(':', from);
+    if (colon === -1 || (colon + 1 < line.length && line[colon + 1] !== ' ') || !KEYLIKE.test(line.slice(from, colon))) return 'none';
+    return { key: name(line.slice(from, colon)), at: colon + 1 === line.length ? -1 : colon + 2 };
+  };
+  // A line's value from `from`, with the lines that continue a plain one (indented at least two
+  // more than its key or dash at `col`, folded with spaces), and the index of its last line.
+  const valueAt = (lines: string[], n: number, from: number, col: number): { value: unknown; last: number } | undefined => {
+    const line = lines[n]!;
+    const c = line[from];
+    if (c === '[' || c === '{' || c === '"' || c === "'") {
+      const v = value(line, from);
+      return v && { value: v.value, last: n };
+    }
+    let text = line.slice(from);
+    for (;;) {
+      const next = lines[n + 1];
+      let sp = 0;
+      while (next !== undefined && next[sp] === ' ') sp++;
+      if (next === undefined || sp <= col || sp === next.length) break;
+      if (sp < col + 2) return undefined;
+      const more = next.slice(sp);
+      if (!plainText(more, false)) return undefined;
+      text += ' ' + more;
+      n++;
+    }
+    const v = plainText(text, false);
+    return v && { value: v.value, last: n };
+  };
+  // An entry's value into `into`: the index of its last line, or -1 when the reader declines it.
+  const put = (
+    into: Record<string, unknown>,
+    lines: string[],
+    n: number,
+    e: { key: string | undefined; at: number },
+    col: number,
+  ): number => {
+    if (e.key === undefined || Object.hasOwn(into, e.key)) return -1;
+    if (e.at === -1) {
+      into[e.key] = null;
+      return n;
+    }
+    const v = valueAt(lines, n, e.at, col);
+    if (!v) return -1;
+    into[e.key] = v.value;
+    return v.last;
+  };
+
   return (text) => {
     if (DECLINED.test(text)) return undefined;
     const lines = text.split('\n');
     const out: Record<string, unknown> = {};
     let entries = 0;
-    // The list the next `  - ` line adds to, or the key still waiting for its first item.
+    // The list the next item adds to (its dashes at `listIndent`), or the key still waiting for
+    // its first item; and the map an item opened with `- name: value`, which lines indented two
+    // more than the dash continue.
     let list: unknown[] | undefined;
     let waiting: string | undefined;
     let listIndent = 0;
+    let item: Record<string, unknown> | undefined;
     for (let n = 0; n < lines.length; n++) {
       const line = lines[n]!;
       if (line === '') continue;
-      const c = line[0];
-      if (c === '#') {
-        list = undefined;
-        waiting = undefined;
+      let sp = 0;
+      while (line[sp] === ' ') sp++;
+      const c = line[sp];
+      if (c === undefined || sp > listIndent + 2) return undefined;
+      if (sp === 0 && c === '#') {
+        list = item = waiting = undefined;
         continue;
       }
-      if (c === '{' && entries === 0) {
+      if (sp === 0 && c === '{' && entries === 0) {
         // A relation: one flow map, then nothing but blank and comment lines.
         const v = flow(line, 0);
         if (!v) return undefined;
         for (let m = n + 1; m < lines.length; m++) if (lines[m] !== '' && lines[m]![0] !== '#') return undefined;
         return v;
       }
-      if (c === ' ' || c === '-') {
-        // A list item: `  - ` or, at the key's own column, `- `; one indent for a whole list.
-        const indent = c === ' ' ? 2 : 0;
-        if (!line.startsWith(indent ? '  - ' : '- ')) return undefined;
+      if (c === '-' && line[sp + 1] === ' ') {
+        // A list item, `  - ` or, at the key's own column, `- `; one indent for a whole list.
+        if (sp !== 0 && sp !== 2) return undefined;
         if (waiting !== undefined) {
           out[waiting] = list = [];
           waiting = undefined;
-          listIndent = indent;
-        } else if (!list || listIndent !== indent) return undefined;
-        const v = value(line, indent + 2);
-        if (!v) return undefined;
-        list!.push(v.value);
+          listIndent = sp;
+        } else if (!list || listIndent !== sp) return undefined;
+        const e = entryAt(line, sp + 2);
+        if (e === 'none') {
+          item = undefined;
+          const v = valueAt(lines, n, sp + 2, sp);
+          if (!v) return undefined;
+          list.push(v.value);
+          n = v.last;
+        } else {
+          item = {};
+          n = put(item, lines, n, e, sp + 2);
+          if (n === -1) return undefined;
+          list.push(item);
+        }
         continue;
       }
-      const colon = line.indexOf(':');
-      const key = colon === -1 ? undefined : name(line.slice(0, colon));
-      if (key === undefined || Object.hasOwn(out, key)) return undefined;
-      entries++;
-      list = undefined;
-      waiting = undefined;
-      if (colon === line.length - 1) {
-        // Null unless list items follow.
-        out[key] = null;
-        waiting = key;
+      if (sp === 0) {
+        const e = entryAt(line, 0);
+        if (e === 'none') return undefined;
+        n = put(out, lines, n, e, 0);
+        if (n === -1) return undefined;
+        entries++;
+        list = item = undefined;
+        waiting = e.at === -1 ? e.key : undefined;
         continue;
       }
-      if (line[colon + 1] !== ' ') return undefined;
-      const v = value(line, colon + 2);
-      if (!v) return undefined;
-      out[key] = v.value;
+      // The next entry of an item's map, under the item's first key.
+      if (!item || sp !== listIndent + 2) return undefined;
+      const e = entryAt(line, sp);
+      if (e === 'none') return undefined;
+      n = put(item, lines, n, e, sp);
+      if (n === -1) return undefined;
     }
     return entries ? { value: out } : undefined;
   };
