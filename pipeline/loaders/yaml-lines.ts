@@ -1,12 +1,12 @@
-// The style every record is written in, read line by line without the YAML parser: `name: value`
+// The style every record is written in, read line by line without the YAML library: `name: value`
 // entries at the line start whose values are one-line scalars or one-line flow lists and maps of
-// scalars, block lists of those indented by two spaces or none (`  - {…}`, `- {…}`) or of maps
-// of those (`  - kind: news` and the item's further `name: value` lines, the style a YAML writer
-// emits), or a whole record as one flow map on one line (a relation). Whole-line comments and blank lines may sit between entries.
-// A plain value may go on over further, deeper lines (a YAML writer folds long text so); no
-// other value may. It is much narrower than the plain reader in yaml-plain.ts: no escapes, no
-// trailing comments, no extra spaces, no indicator at the start of a plain value or line.
-// Whatever it does not recognise it declines, and the slower readers decide.
+// scalars; block lists of those, indented by two spaces or none (`  - {…}`, `- {…}`), or of small
+// maps (`  - kind: news` and the item's further `name: value` lines, as a YAML writer emits them);
+// or a whole record as one flow map on one line (a relation). Whole-line comments and blank lines
+// may sit between entries, and a plain value may go on over deeper lines (a YAML writer folds long
+// text so). It is much narrower than the syntax-tree reader in yaml-plain.ts: no escapes, no
+// trailing comments, no extra spaces, no indicator at the start of a plain value or line, no
+// nesting. Whatever it does not recognise it declines, and the slower readers decide.
 
 type Read = { value: unknown } | undefined;
 /** How the schema reads a plain scalar (null, booleans, text), or undefined when it fails. */
