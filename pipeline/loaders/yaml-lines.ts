@@ -12,7 +12,6 @@ type Read = { value: unknown } | undefined;
 /** How the schema reads a plain scalar (null, booleans, text), or undefined when it fails. */
 type Plain = (source: string) => Read;
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 // Characters that give a plain scalar's first position a YAML meaning (indicators), or make it
 // not start a plain scalar at all.
 const NOT_FIRST = new Set('-?:,[]{}#&*!|>\'"%@` ');
@@ -20,8 +19,12 @@ const NOT_FIRST = new Set('-?:,[]{}#&*!|>\'"%@` ');
 // line breaks the reader does not split on), a byte-order mark, Unicode line separators.
 const DECLINED = /[\t\r\uFEFF\u2028\u2029]/;
 
-export function lineReader(plain: Plain): (text: string) => Read {
-  const name = (key: string): string | undefined => (NAME.test(key) && key !== '__proto__' && plain(key)?.value === key ? key : undefined);
+/**
+ * A reader for the records' own style. `plain` reads a plain scalar as the schema does; `isName`
+ * says whether a key is one the readers take (the syntax-tree reader's rule, kept in one place).
+ */
+export function lineReader(plain: Plain, isName: (key: string) => boolean): (text: string) => Read {
+  const name = (key: string): string | undefined => (isName(key) ? key : undefined);
 
   // A quoted scalar starting at `from`; `end` is the index after the closing quote.
   const quoted = (line: string, from: number): { value: string; end: number } | undefined => {
@@ -44,12 +47,15 @@ export function lineReader(plain: Plain): (text: string) => Read {
     }
   };
 
-  // A plain scalar's text, checked: no indicator first, no `: ` or ` #` inside, no space last.
-  const plainText = (s: string, flow: boolean): Read => {
-    if (s === '' || NOT_FIRST.has(s[0]!) || s.endsWith(' ') || s.includes(' #')) return undefined;
-    if (flow ? s.includes(':') : s.includes(': ') || s.endsWith(':')) return undefined;
-    return plain(s);
-  };
+  // Whether text can be (a line of) a plain scalar: no indicator first, no `: ` or ` #` inside,
+  // no space last.
+  const plainOk = (s: string, flow: boolean): boolean =>
+    s !== '' &&
+    !NOT_FIRST.has(s[0]!) &&
+    !s.endsWith(' ') &&
+    !s.includes(' #') &&
+    !(flow ? s.includes(':') : s.includes(': ') || s.endsWith(':'));
+  const plainText = (s: string, flow: boolean): Read => (plainOk(s, flow) ? plain(s) : undefined);
 
   // A one-line flow list or map of scalars from `from` to the end of the line.
   const flow = (line: string, from: number): Read => {
@@ -128,7 +134,7 @@ export function lineReader(plain: Plain): (text: string) => Read {
       if (next === undefined || sp <= col || sp === next.length) break;
       if (sp < col + 2) return undefined;
       const more = next.slice(sp);
-      if (!plainText(more, false)) return undefined;
+      if (!plainOk(more, false)) return undefined;
       text += ' ' + more;
       n++;
     }

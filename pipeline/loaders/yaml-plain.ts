@@ -47,14 +47,22 @@ export function plainReader(options: Options): PlainReader {
     if (failed || !r) return undefined;
     return tok.type === 'scalar' ? plain(r.value) : { value: r.value };
   };
-  const name = (tok: Token | null | undefined): string | undefined => {
-    if (!tok || tok.type !== 'scalar' || (tok.end && tok.end.length) || tok.source.length > MAX_NAME) return undefined;
-    // A key the schema reads as anything but its own text (`true`, `null`) is the full parse's to judge.
-    if (!NAME.test(tok.source) || tok.source === '__proto__' || plain(tok.source)?.value !== tok.source) return undefined;
-    return tok.source;
+  // Whether a key is one both readers take. A key the schema reads as anything but its own text
+  // (`true`, `null`) is the full parse's to judge. Records repeat the same dozen keys, so the
+  // answers are kept (a bounded number: a key is at most MAX_NAME characters, but texts are many).
+  const known = new Map<string, boolean>();
+  const isName = (key: string): boolean => {
+    let ok = known.get(key);
+    if (ok === undefined) {
+      ok = key.length <= MAX_NAME && NAME.test(key) && key !== '__proto__' && plain(key)?.value === key;
+      if (known.size < 1024) known.set(key, ok);
+    }
+    return ok;
   };
+  const name = (tok: Token | null | undefined): string | undefined =>
+    tok && tok.type === 'scalar' && !tok.end?.length && isName(tok.source) ? tok.source : undefined;
   // The records' own style is read line by line first, without even the parser's tokens.
-  const lines = lineReader(plain);
+  const lines = lineReader(plain, isName);
   return {
     lines,
     read(text) {
