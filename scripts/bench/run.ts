@@ -132,7 +132,7 @@ if (only.has('handler')) {
     await writeFile(join(dir, 'shapes.json'), JSON.stringify(shapes));
     const child = spawnSync(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'scripts/bench/handler.ts'), dir, join(dir, 'shapes.json'), String(iterations)],
+      [await shipped('scripts/bench/handler.ts'), dir, join(dir, 'shapes.json'), String(iterations)],
       { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 },
     );
     if (child.status !== 0) throw new Error(`handler ×${n}: ${child.stderr}`);
@@ -235,6 +235,27 @@ console.log(JSON.stringify({ cold, boot: p0, platform, rssMb, maxRssMb }));
 
 // ---------------------------------------------------------------------------------------------
 // HTTP throughput: our server against the limit, json-server and a naive handler.
+/**
+ * A bench script bundled as Netlify bundles the function (esbuild, packages left to node_modules),
+ * so that the processes measured run the code that ships: run through tsx instead, every function
+ * would also carry the name-keeping wrapper that tsx adds and the deployed bundle does not.
+ */
+async function shipped(entry: string): Promise<string> {
+  // Beside node_modules, so that the packages left out of the bundle resolve as they do for the source.
+  const outfile = join(ROOT, 'node_modules/.cache/bench', entry.replace(/\.ts$/, '.mjs'));
+  await esbuild({
+    entryPoints: [join(ROOT, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
 async function freePort(): Promise<number> {
   const s = createServer();
   s.listen(0, '127.0.0.1');
@@ -336,12 +357,12 @@ if (only.has('http')) {
     const db = join(work, `db-x${n}.json`);
     await writeFile(db, JSON.stringify({ events: d.events, relations: d.relations, players: d.players, initiatives: d.initiatives }));
     say(`starting servers for ×${n}…`);
-    const tsx = ['--import', 'tsx', 'scripts/bench/server.ts'];
+    const server = await shipped('scripts/bench/server.ts');
     const servers: Record<ServerName, string> = {
-      limit: await start(process.execPath, [...tsx, 'limit', dataset, paths]),
-      cached: await start(process.execPath, [...tsx, 'chronicle', dataset, paths]),
-      uncached: await start(process.execPath, [...tsx, 'chronicle-nocache', dataset, paths]),
-      naive: await start(process.execPath, [...tsx, 'naive', dataset, paths]),
+      limit: await start(process.execPath, [server, 'limit', dataset, paths]),
+      cached: await start(process.execPath, [server, 'chronicle', dataset, paths]),
+      uncached: await start(process.execPath, [server, 'chronicle-nocache', dataset, paths]),
+      naive: await start(process.execPath, [server, 'naive', dataset, paths]),
       jsonServer: await (async () => {
         const port = await freePort();
         return start(

@@ -1,4 +1,5 @@
 // A benchmark server: `node --import tsx scripts/bench/server.ts <mode> <dataset.json> <paths.json>`
+// (the bench runs it bundled, from the repository root)
 // prints its URL and serves the dataset in one of these ways:
 //   chronicle          the function as `npm start` serves it (its server, cached answers)
 //   chronicle-nocache  the same with the answer cache off: every request parses, selects, writes
@@ -9,7 +10,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { BuiltDataset, Kind } from '../../functions/chronicle/dataset.js';
 import { createHandler, createNodeHandler } from '../../functions/chronicle/handler.js';
 import { startServer } from '../server.js';
@@ -17,7 +17,8 @@ import { startServer } from '../server.js';
 const [mode, datasetPath, pathsFile] = process.argv.slice(2) as [string, string, string];
 const dataset = JSON.parse(readFileSync(datasetPath, 'utf8')) as BuiltDataset;
 const paths = JSON.parse(readFileSync(pathsFile, 'utf8')) as string[];
-const root = fileURLToPath(new URL('../..', import.meta.url));
+// The repository root: the bench starts this script there, bundled or not.
+const root = process.cwd();
 
 let url: string;
 let close: () => Promise<unknown>;
