@@ -113,6 +113,27 @@ if (only.has('pipeline')) {
 
 const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
 
+/**
+ * A bench script bundled as Netlify bundles the function (esbuild, packages left to node_modules),
+ * so that the processes measured run the code that ships: run through tsx instead, every function
+ * would also carry the name-keeping wrapper that tsx adds and the deployed bundle does not.
+ */
+async function shipped(entry: string): Promise<string> {
+  // Beside node_modules, so that the packages left out of the bundle resolve as they do for the source.
+  const outfile = join(ROOT, 'node_modules/.cache/bench', entry.replace(/\.ts$/, '.mjs'));
+  await esbuild({
+    entryPoints: [join(ROOT, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Handler latency in-process, per query shape, with the answer cache off (every call parses,
 // selects and writes) and on (a repeated query string is a lookup).
@@ -235,27 +256,6 @@ console.log(JSON.stringify({ cold, boot: p0, platform, rssMb, maxRssMb }));
 
 // ---------------------------------------------------------------------------------------------
 // HTTP throughput: our server against the limit, json-server and a naive handler.
-/**
- * A bench script bundled as Netlify bundles the function (esbuild, packages left to node_modules),
- * so that the processes measured run the code that ships: run through tsx instead, every function
- * would also carry the name-keeping wrapper that tsx adds and the deployed bundle does not.
- */
-async function shipped(entry: string): Promise<string> {
-  // Beside node_modules, so that the packages left out of the bundle resolve as they do for the source.
-  const outfile = join(ROOT, 'node_modules/.cache/bench', entry.replace(/\.ts$/, '.mjs'));
-  await esbuild({
-    entryPoints: [join(ROOT, entry)],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile,
-    logLevel: 'error',
-  });
-  return outfile;
-}
-
 async function freePort(): Promise<number> {
   const s = createServer();
   s.listen(0, '127.0.0.1');
