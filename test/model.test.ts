@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltDataset, Event, Initiative, Player, Profile, Relation } from '../functions/chronicle/dataset.js';
-import { BLOCK_BYTES } from '../functions/chronicle/body.js';
+import { BLOCK_BYTES, FOR_STREAMS } from '../functions/chronicle/body.js';
 import { createHandler, render, type Handler } from '../functions/chronicle/handler.js';
 import { positionRuns, selectIndexed, type Selection } from '../functions/chronicle/indexed.js';
 import { prepare } from '../functions/chronicle/prepare.js';
@@ -295,21 +295,34 @@ describe('indexed selection against the straightforward filter, at scale', () =>
     }
   });
 
-  it('copies a large scattered answer into small blocks, byte for byte', () => {
+  it('hands a scattered answer of few runs on as views, and copies one of too many into small blocks, byte for byte', () => {
     const p = prepare(big);
     const query = 'include=events&topic=cbdc,rwa,crypto,stablecoin&region=JP,US,Global,APAC';
     const parsed = parseQuery(query, p.rules);
     if (!parsed.ok) throw new Error(parsed.message);
-    const body = render(p, parsed.query);
-    const views = new Set<ArrayBufferLike>([p.json.buffer]);
-    const owned = body.chunks.filter((c) => !views.has(c.buffer));
+    const expected = JSON.stringify(oracle(big, new URLSearchParams(query)));
+    const isView = (c: Uint8Array) => c.buffer === p.json.buffer;
+
+    // Few runs: every run of shortViewFrom bytes or more goes out as a view of the prepared bytes.
+    const viewed = render(p, parsed.query);
+    const views = viewed.chunks.filter(isView);
+    expect(views.length).toBeGreaterThan(10);
+    expect(views.length).toBeLessThanOrEqual(FOR_STREAMS.maxViews);
+    for (const c of views) expect(c.byteLength).toBeGreaterThanOrEqual(FOR_STREAMS.shortViewFrom);
+    expect(Buffer.concat(viewed.chunks).toString()).toBe(expected);
+
+    // As if it had more runs than may go out as views: runs under viewFrom are copied, in blocks.
+    const body = render(p, parsed.query, { ...FOR_STREAMS, maxViews: 10 });
+    for (const c of body.chunks.filter(isView)) expect(c.byteLength).toBeGreaterThanOrEqual(FOR_STREAMS.viewFrom);
+    expect(body.owned).toBeGreaterThan(viewed.owned);
+    const owned = body.chunks.filter((c) => !isView(c));
     // Many blocks, none above the block size: no answer-sized buffer is allocated.
     expect(body.length).toBeGreaterThan(3 * BLOCK_BYTES);
     expect(owned.length).toBeGreaterThan(2);
     for (const c of owned) expect(c.buffer.byteLength).toBeLessThanOrEqual(BLOCK_BYTES);
     const blocks = [...new Set(owned.map((c) => c.buffer))];
     expect(body.owned).toBe(blocks.reduce((sum, b) => sum + b.byteLength, 0));
-    expect(Buffer.concat(body.chunks).toString()).toBe(JSON.stringify(oracle(big, new URLSearchParams(query))));
+    expect(Buffer.concat(body.chunks).toString()).toBe(expected);
   });
 
   it('gets the date cut right at every precision, alone and in lists', async () => {
