@@ -53,7 +53,7 @@ export const GOALS: readonly Goal[] = [
   { name: '地域 JP のイベント', floor: 150, target: 150, measure: (c) => count(c, (e) => e.region === 'JP') },
   {
     name: '地域 JP のイベントの割合',
-    floor: 28,
+    floor: 30,
     target: 30,
     percent: true,
     measure: (c) =>
