@@ -224,7 +224,7 @@ function codeFilter(col: Column, values: ReadonlySet<string> | undefined): Filte
   const scans = codes.length > 1 && estimate * 4 > n;
   return {
     estimate,
-    ...(codes.length === 1 && { group: { column: col, from: col.start[codes[0]!]! } }),
+    ...(codes.length === 1 && col.groupable() && { group: { column: col, from: col.start[codes[0]!]! } }),
     code: { values: vals, allowed },
     scans,
     walk: mergeCost(estimate, codes.length),

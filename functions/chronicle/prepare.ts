@@ -19,6 +19,13 @@ export interface Column extends Regrouped {
   codes: ReadonlyMap<string, number>;
   /** The kind's records regrouped by code, built on first use (see Grouped). */
   grouped(): Grouped;
+  /**
+   * Whether a query on one code of this column should be answered from the grouped copy: from the
+   * second such query on. The copy costs a pass over all of the kind's bytes into fresh memory
+   * (at ×100 a second of a cold start, most of it the system faulting in the pages); an instance
+   * that answers one such query, or none, never pays for it.
+   */
+  groupable(): boolean;
 }
 
 /**
@@ -130,14 +137,16 @@ export function prepare(input: BuiltDataset | Served): Prepared {
   const column = (kind: Kind, name: string, table: readonly string[]): Column => {
     const post = u32(`${name}.post`);
     let grouped: Grouped | undefined;
+    let asked = 0;
     return {
       values: section(name),
       start: u32(`${name}.start`),
       post,
       codes: new Map(table.map((c, i) => [c, i])),
-      // Built when a query first needs it, not at load: a cold start pays nothing for columns
-      // no query filters on, and memory grows by one copy of a kind per column in use.
+      // Built when a query needs it (see groupable), not at load: a cold start pays nothing for
+      // it, and memory grows by one copy of a kind per column in repeated use.
       grouped: () => (grouped ??= regroup(jsonBuffer, offsets[kind], post)),
+      groupable: () => grouped !== undefined || ++asked > 1,
     };
   };
 
