@@ -64,8 +64,9 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /**
  * What the function loads: the served profile prepared at build time. `served.bin` is the image
- * (every record's JSON bytes in response order, and the indexes), read in one call and used in
- * place; `served.js` carries the small header and reads the image on first use. The image is a
+ * (every record's JSON bytes in response order, and the indexes), used in place: an instance
+ * reads the indexes when it opens it and each page of record bytes when a query first needs it;
+ * `served.js` carries the small header and opens the image on first use. The image is a
  * file of its own because a module of that size would cost the JavaScript parser far more than a
  * file read: at ×100 (90 MB) a string literal takes seconds to compile, the file ~0.1 s to read.
  */
@@ -84,21 +85,31 @@ export function servedFiles(d: BuiltDataset): { 'served.js': string; 'served.bin
  */
 export function servedModule(header: ImageHeader): string {
   return `// Written by \`npm run build\`: the served profile's header; the records and indexes are in served.bin.
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 const header = JSON.parse(${JSON.stringify(JSON.stringify(header))});
 
-function load() {
+function find() {
   const tried = [];
   for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
     for (const name of ['served.bin', '.build/served.bin']) {
       const file = new URL(name, dir);
       tried.push(file.pathname);
-      if (existsSync(file) && startsWith(file, header.version)) return readFileSync(file);
+      if (existsSync(file) && startsWith(file, header.version)) return file;
     }
     if (dir.pathname === '/') break;
   }
   throw new Error('served.bin of build ' + header.version + ' not found: tried ' + tried.join(', '));
+}
+
+function load() {
+  return readFileSync(find());
+}
+
+// Kept open for the instance's life: the records are read from it as queries first need them.
+function open() {
+  const fd = openSync(find(), 'r');
+  return { size: fstatSync(fd).size, read: (into, offset, length, position) => readSync(fd, into, offset, length, position) };
 }
 
 function startsWith(file, text) {
@@ -112,7 +123,7 @@ function startsWith(file, text) {
   }
 }
 
-export default { ...header, load };
+export default { ...header, load, open };
 `;
 }
 

@@ -5,7 +5,9 @@ import type { BuiltDataset, Event, Initiative, Player, Profile, Relation } from 
 import { BLOCK_BYTES, FOR_STREAMS } from '../functions/chronicle/body.js';
 import { createHandler, render, type Handler } from '../functions/chronicle/handler.js';
 import { positionRuns, selectIndexed, type Selection } from '../functions/chronicle/indexed.js';
+import type { Served } from '../functions/chronicle/image.js';
 import { prepare } from '../functions/chronicle/prepare.js';
+import { servedFiles } from '../pipeline/output.js';
 import { PARAMS, parseQuery } from '../functions/chronicle/query.js';
 import { initiativeTopics } from '../functions/chronicle/rules.js';
 import { select } from '../functions/chronicle/select.js';
@@ -13,6 +15,9 @@ import { allJsonSchemas } from '../pipeline/schemas.js';
 import { loadVocabulary } from '../pipeline/vocabulary.js';
 import { parseYaml } from '../pipeline/loaders/yaml.js';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { CONTENT, fixtureBuild } from './helpers.js';
 import { oracle } from './oracle.js';
@@ -329,6 +334,57 @@ describe('indexed selection against the straightforward filter, at scale', () =>
     const blocks = [...new Set(owned.map((c) => c.buffer))];
     expect(body.owned).toBe(blocks.reduce((sum, b) => sum + b.byteLength, 0));
     expect(Buffer.concat(body.chunks).toString()).toBe(expected);
+  });
+
+  it('reads an opened image a page at a time as queries need it, and answers byte for byte as the oracle', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'served-'));
+    try {
+      const files = servedFiles(big);
+      await writeFile(join(dir, 'served.js'), files['served.js']);
+      await writeFile(join(dir, 'served.bin'), files['served.bin']);
+      const { default: served } = (await import(pathToFileURL(join(dir, 'served.js')).href)) as { default: Served };
+      // Counts what the handler reads of the file.
+      let read = 0;
+      const counted: Served = {
+        ...served,
+        open: () => {
+          const file = served.open();
+          return {
+            size: file.size,
+            read: (into, offset, length, position) => ((read += length), file.read(into, offset, length, position)),
+          };
+        },
+      };
+      const size = files['served.bin'].byteLength;
+      const [json, jsonBytes] = served.sections.json!;
+      const h = createHandler(counted, { cacheBytes: 0 });
+      const answer = async (query: string) => (await h(new Request(`https://api.test/api/chronicle?${query}`))).text();
+      const expected = (query: string) => JSON.stringify(oracle(big, new URLSearchParams(query)));
+
+      // Opening reads everything but the records; a selective answer reads a few of their pages.
+      const selective = `include=events&player=${encodeURIComponent(big.events[0]!.players[0]!)}&from=${big.events[0]!.date}&to=${big.events[0]!.date}`;
+      expect(await answer(selective)).toBe(expected(selective));
+      expect(read).toBeGreaterThanOrEqual(size - jsonBytes);
+      expect(read).toBeLessThan(size - jsonBytes + jsonBytes / 4);
+      expect(json).toBeGreaterThan(0);
+
+      // Whatever is asked next, the bytes served are the records', never unread memory.
+      await fc.assert(
+        fc.asyncProperty(validQuery(big).map(String), async (query) => {
+          const sp = new URLSearchParams(query);
+          if (reversed(sp)) return;
+          expect(await answer(query)).toBe(expected(query));
+        }),
+        { numRuns: Math.min(RUNS, 200) },
+      );
+      expect(await answer('topic=cbdc')).toBe(expected('topic=cbdc'));
+      expect(await answer('topic=cbdc')).toBe(expected('topic=cbdc'));
+      expect(await answer('')).toBe(expected(''));
+      // Each page is read once: all of the file, and no more.
+      expect(read).toBe(size);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('gets the date cut right at every precision, alone and in lists', async () => {

@@ -64,11 +64,14 @@ export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>, layo
     if (keep === 'all') {
       counts.push(`"${kind}":${n}`);
       // The whole kind, its opening `,"<kind>":[` and closing bracket included.
+      p.need(off[0]! - p.open[kind].length, off[n]!);
       pieces.push(json.subarray(off[0]! - p.open[kind].length, off[n]));
       continue;
     }
     // Runs over the response order index the image; runs over a grouped order, the grouped copy.
     const { runs, bytes, at } = Array.isArray(keep) ? { runs: keep, bytes: json, at: off } : grouped(keep);
+    // Response-order runs are slices of the image's record bytes, read as they are first needed.
+    if (bytes === json) for (let k = 0; k < runs.length; k += 2) p.need(at[runs[k]!]!, at[runs[k + 1]!]!);
     let kept = 0;
     pieces.push(p.open[kind]);
     for (let k = 0; k < runs.length; k += 2) {

@@ -32,13 +32,26 @@ export interface ImageHeader {
   sections: Record<string, [number, number]>;
 }
 
-/** What `.build/served.js` exports: the header, and the image bytes read on first use. */
+/** What `.build/served.js` exports: the header, and the image, read whole or opened to be read in place. */
 export interface Served extends ImageHeader {
   load(): Uint8Array;
+  open(): ImageFile;
+}
+
+/** The image file, open: its size, and a read of `length` bytes at `position` into `into` at `offset` (bytes read). */
+export interface ImageFile {
+  size: number;
+  read(into: Uint8Array, offset: number, length: number, position: number): number;
 }
 
 export function isServed(x: unknown): x is Served {
-  return typeof x === 'object' && x !== null && (x as Served).format === IMAGE_FORMAT && typeof (x as Served).load === 'function';
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    (x as Served).format === IMAGE_FORMAT &&
+    typeof (x as Served).load === 'function' &&
+    typeof (x as Served).open === 'function'
+  );
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
