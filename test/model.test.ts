@@ -387,6 +387,45 @@ describe('indexed selection against the straightforward filter, at scale', () =>
     }
   });
 
+  it('answers 500 when a page of the image cannot be read, and reads it again on the next request', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'served-'));
+    try {
+      const files = servedFiles(big);
+      await writeFile(join(dir, 'served.js'), files['served.js']);
+      await writeFile(join(dir, 'served.bin'), files['served.bin']);
+      const { default: served } = (await import(pathToFileURL(join(dir, 'served.js')).href)) as { default: Served };
+      const [json, jsonBytes] = served.sections.json!;
+      // The disk fails once, on the first read of record bytes.
+      let failed = false;
+      const flaky: Served = {
+        ...served,
+        open: () => {
+          const file = served.open();
+          return {
+            size: file.size,
+            read: (into, offset, length, position) => {
+              if (position >= json && position < json + jsonBytes && !failed) {
+                failed = true;
+                throw new Error('EIO: i/o error, read');
+              }
+              return file.read(into, offset, length, position);
+            },
+          };
+        },
+      };
+      const logged: unknown[] = [];
+      const h = createHandler(flaky, { cacheBytes: 0, log: (e) => logged.push(e) });
+      const first = h(new Request('https://api.test/api/chronicle?topic=cbdc'));
+      expect(first.status).toBe(500);
+      expect(String(logged[0])).toContain('EIO');
+      const again = h(new Request('https://api.test/api/chronicle?topic=cbdc'));
+      expect(again.status).toBe(200);
+      expect(await again.text()).toBe(JSON.stringify(oracle(big, new URLSearchParams('topic=cbdc'))));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('gets the date cut right at every precision, alone and in lists', async () => {
     // Every year, every third month, every twentieth day that occurs.
     const dates = [...new Set(big.events.map((e) => e.date))].sort();

@@ -315,11 +315,12 @@ function readInPlace(served: Served): { header: ImageHeader; bytes: Uint8Array; 
         page++;
         continue;
       }
-      // A stretch of unread pages is one read.
+      // A stretch of unread pages is one read; they count as read only once it has succeeded.
       let end = page;
-      while (end < last && !read[end]) read[end++] = 1;
-      unread -= end - page;
+      while (end < last && !read[end]) end++;
       fill(start + page * PAGE_BYTES, start + Math.min(end * PAGE_BYTES, length));
+      read.fill(1, page, end);
+      unread -= end - page;
       page = end;
     }
   };
