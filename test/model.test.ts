@@ -337,27 +337,13 @@ describe('indexed selection against the straightforward filter, at scale', () =>
   });
 
   it('reads an opened image a page at a time as queries need it, and answers byte for byte as the oracle', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'served-'));
-    try {
-      const files = servedFiles(big);
-      await writeFile(join(dir, 'served.js'), files['served.js']);
-      await writeFile(join(dir, 'served.bin'), files['served.bin']);
-      const { default: served } = (await import(pathToFileURL(join(dir, 'served.js')).href)) as { default: Served };
-      // Counts what the handler reads of the file.
+    await withServedImage(big, async (served, size) => {
       let read = 0;
-      const counted: Served = {
-        ...served,
-        open: () => {
-          const file = served.open();
-          return {
-            size: file.size,
-            read: (into, offset, length, position) => ((read += length), file.read(into, offset, length, position)),
-          };
-        },
-      };
-      const size = files['served.bin'].byteLength;
+      const h = createHandler(
+        readingThrough(served, (length) => (read += length)),
+        { cacheBytes: 0 },
+      );
       const [json, jsonBytes] = served.sections.json!;
-      const h = createHandler(counted, { cacheBytes: 0 });
       const answer = async (query: string) => (await h(new Request(`https://api.test/api/chronicle?${query}`))).text();
       const expected = (query: string) => JSON.stringify(oracle(big, new URLSearchParams(query)));
 
@@ -382,37 +368,20 @@ describe('indexed selection against the straightforward filter, at scale', () =>
       expect(await answer('')).toBe(expected(''));
       // Each page is read once: all of the file, and no more.
       expect(read).toBe(size);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('answers 500 when a page of the image cannot be read, and reads it again on the next request', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'served-'));
-    try {
-      const files = servedFiles(big);
-      await writeFile(join(dir, 'served.js'), files['served.js']);
-      await writeFile(join(dir, 'served.bin'), files['served.bin']);
-      const { default: served } = (await import(pathToFileURL(join(dir, 'served.js')).href)) as { default: Served };
+    await withServedImage(big, async (served) => {
       const [json, jsonBytes] = served.sections.json!;
       // The disk fails once, on the first read of record bytes.
       let failed = false;
-      const flaky: Served = {
-        ...served,
-        open: () => {
-          const file = served.open();
-          return {
-            size: file.size,
-            read: (into, offset, length, position) => {
-              if (position >= json && position < json + jsonBytes && !failed) {
-                failed = true;
-                throw new Error('EIO: i/o error, read');
-              }
-              return file.read(into, offset, length, position);
-            },
-          };
-        },
-      };
+      const flaky = readingThrough(served, (_, position) => {
+        if (position >= json && position < json + jsonBytes && !failed) {
+          failed = true;
+          throw new Error('EIO: i/o error, read');
+        }
+      });
       const logged: unknown[] = [];
       const h = createHandler(flaky, { cacheBytes: 0, log: (e) => logged.push(e) });
       const first = h(new Request('https://api.test/api/chronicle?topic=cbdc'));
@@ -421,9 +390,7 @@ describe('indexed selection against the straightforward filter, at scale', () =>
       const again = h(new Request('https://api.test/api/chronicle?topic=cbdc'));
       expect(again.status).toBe(200);
       expect(await again.text()).toBe(JSON.stringify(oracle(big, new URLSearchParams('topic=cbdc'))));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('gets the date cut right at every precision, alone and in lists', async () => {
@@ -447,3 +414,31 @@ describe('indexed selection against the straightforward filter, at scale', () =>
     }
   });
 });
+
+/** The image of `d` as the build writes it (served.js beside served.bin), imported as an instance imports it. */
+async function withServedImage(d: BuiltDataset, use: (served: Served, size: number) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'served-'));
+  try {
+    const files = servedFiles(d);
+    await writeFile(join(dir, 'served.js'), files['served.js']);
+    await writeFile(join(dir, 'served.bin'), files['served.bin']);
+    const { default: served } = (await import(pathToFileURL(join(dir, 'served.js')).href)) as { default: Served };
+    await use(served, files['served.bin'].byteLength);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The same image, with `before` called ahead of every read of its file (to count reads, or to fail one). */
+function readingThrough(served: Served, before: (length: number, position: number) => void): Served {
+  return {
+    ...served,
+    open: () => {
+      const file = served.open();
+      return {
+        size: file.size,
+        read: (into, offset, length, position) => (before(length, position), file.read(into, offset, length, position)),
+      };
+    },
+  };
+}
