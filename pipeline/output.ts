@@ -85,7 +85,7 @@ export function servedFiles(d: BuiltDataset): { 'served.js': string; 'served.bin
  */
 export function servedModule(header: ImageHeader): string {
   return `// Written by \`npm run build\`: the served profile's header; the records and indexes are in served.bin.
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 
 const header = JSON.parse(${JSON.stringify(JSON.stringify(header))});
 
@@ -100,10 +100,6 @@ function find() {
     if (dir.pathname === '/') break;
   }
   throw new Error('served.bin of build ' + header.version + ' not found: tried ' + tried.join(', '));
-}
-
-function load() {
-  return readFileSync(find());
 }
 
 // Kept open for the instance's life: the records are read from it as queries first need them.
@@ -123,7 +119,7 @@ function startsWith(file, text) {
   }
 }
 
-export default { ...header, load, open };
+export default { ...header, open };
 `;
 }
 

@@ -87,7 +87,7 @@ describe('build output', () => {
       expect(bytes.subarray(0, served.version.length).toString()).toBe(served.version);
       bytes.write('x'.repeat(served.version.length));
       await writeFile(bin, bytes);
-      expect(() => served.load()).toThrow(/served\.bin of build .* not found/);
+      expect(() => served.open()).toThrow(/served\.bin of build .* not found/);
     } finally {
       await removeScratch(content);
     }

@@ -71,13 +71,14 @@ export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>, layo
     // Runs over the response order index the image; runs over a grouped order, the grouped copy.
     const { runs, bytes, at } = Array.isArray(keep) ? { runs: keep, bytes: json, at: off } : grouped(keep);
     // Response-order runs are slices of the image's record bytes, read as they are first needed.
-    if (bytes === json) for (let k = 0; k < runs.length; k += 2) p.need(at[runs[k]!]!, at[runs[k + 1]!]!);
+    const inImage = bytes === json;
     let kept = 0;
     pieces.push(p.open[kind]);
     for (let k = 0; k < runs.length; k += 2) {
       const s = runs[k]!;
       const e = runs[k + 1]!;
       kept += e - s;
+      if (inImage) p.need(at[s]!, at[e]!);
       // Records s … e - 1 with the comma after each; the last run stops before its final comma.
       pieces.push(bytes.subarray(at[s], at[e]! - (k + 2 === runs.length ? 1 : 0)));
     }

@@ -32,9 +32,8 @@ export interface ImageHeader {
   sections: Record<string, [number, number]>;
 }
 
-/** What `.build/served.js` exports: the header, and the image, read whole or opened to be read in place. */
+/** What `.build/served.js` exports: the header, and the image file, opened to be read in place. */
 export interface Served extends ImageHeader {
-  load(): Uint8Array;
   open(): ImageFile;
 }
 
@@ -45,13 +44,7 @@ export interface ImageFile {
 }
 
 export function isServed(x: unknown): x is Served {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    (x as Served).format === IMAGE_FORMAT &&
-    typeof (x as Served).load === 'function' &&
-    typeof (x as Served).open === 'function'
-  );
+  return typeof x === 'object' && x !== null && (x as Served).format === IMAGE_FORMAT && typeof (x as Served).open === 'function';
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -264,10 +264,13 @@ export function prepare(input: BuiltDataset | Served): Prepared {
 /** Copies records into the order of `post` (a column's posting lists, or one player's events), each followed by a comma. */
 function regroup(json: Buffer, off: Uint32Array, post: Uint32Array, need: (from: number, to: number) => void): Grouped {
   const n = post.length;
-  for (let k = 0; k < n; k++) need(off[post[k]!]!, off[post[k]! + 1]!);
   // Record i is off[i] … off[i + 1] - 1 (without its comma or the closing bracket) plus one comma.
   let size = 0;
-  for (let k = 0; k < n; k++) size += off[post[k]! + 1]! - off[post[k]!]!;
+  for (let k = 0; k < n; k++) {
+    const i = post[k]!;
+    need(off[i]!, off[i + 1]!);
+    size += off[i + 1]! - off[i]!;
+  }
   const bytes = Buffer.allocUnsafeSlow(size);
   const offsets = new Uint32Array(n + 1);
   let at = 0;
