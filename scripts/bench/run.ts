@@ -187,7 +187,10 @@ const platform = performance.now() - p0;
 const t0 = performance.now();
 const { default: fn } = await import(process.argv[2]);
 const res = await fn(new Request('http://localhost/api/chronicle?topic=' + process.argv[3]));
-await res.arrayBuffer();
+// The runtime streams a body out chunk by chunk; it never holds it whole. Concatenating it (what
+// res.arrayBuffer() does) is the client's cost, timed apart: at ×100 a copy of tens of MB.
+if (process.argv[5] === 'whole') await res.arrayBuffer();
+else for await (const chunk of res.body) chunk.byteLength;
 const cold = performance.now() - t0;
 const rssMb = process.memoryUsage().rss / 2 ** 20;
 // Sampled here, not read from getrusage: a spawned child's maxRSS starts at its parent's RSS at
@@ -219,18 +222,27 @@ console.log(JSON.stringify({ cold, boot: p0, platform, rssMb, maxRssMb }));
       alias: { '#served': join(dir, '.build', 'served.js') },
       logLevel: 'error',
     });
-    const samples: { cold: number; boot: number; platform: number; rssMb: number; maxRssMb: number }[] = [];
+    type Sample = { cold: number; boot: number; platform: number; rssMb: number; maxRssMb: number };
+    const samples: Sample[] = [];
+    const whole: Sample[] = [];
+    // Interleaved, so that a slow moment of the machine hits both ways of reading the body alike.
     for (let i = 0; i < 11; i++) {
-      const r = spawnSync(process.execPath, [runner, bundle, d.filters.topic[0]!, JSON.stringify(queryMix(d).map((q) => q.path))], {
-        encoding: 'utf8',
-      });
-      if (r.status !== 0) throw new Error(r.stderr);
-      samples.push(JSON.parse(r.stdout));
+      for (const [mode, into] of [
+        ['stream', samples],
+        ['whole', whole],
+      ] as const) {
+        if (mode === 'whole' && i % 2 === 1) continue;
+        const mix = mode === 'whole' ? '[]' : JSON.stringify(queryMix(d).map((q) => q.path));
+        const r = spawnSync(process.execPath, [runner, bundle, d.filters.topic[0]!, mix, mode], { encoding: 'utf8' });
+        if (r.status !== 0) throw new Error(r.stderr);
+        into.push(JSON.parse(r.stdout));
+      }
     }
     rows.push([
       `×${n}`,
       `${kb((await readFile(bundle)).byteLength)} + ${kb(served['served.bin'].byteLength)}`,
       ms(median(samples.map((s) => s.cold))),
+      ms(median(whole.map((s) => s.cold))),
       ms(median(samples.map((s) => s.boot))),
       ms(median(samples.map((s) => s.platform))),
       `${median(samples.map((s) => s.rssMb)).toFixed(0)} MiB`,
@@ -242,7 +254,8 @@ console.log(JSON.stringify({ cold, boot: p0, platform, rssMb, maxRssMb }));
       [
         'scale',
         'bundle + image',
-        'import + first answer ms (median of 11)',
+        'import + first answer ms, body streamed (median of 11)',
+        'the same, body concatenated by the client (median of 6)',
         'node boot ms',
         'Request/Response first use ms (platform)',
         'RSS after the first answer',
