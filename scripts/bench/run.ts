@@ -225,18 +225,16 @@ console.log(JSON.stringify({ cold, boot: p0, platform, rssMb, maxRssMb }));
     type Sample = { cold: number; boot: number; platform: number; rssMb: number; maxRssMb: number };
     const samples: Sample[] = [];
     const whole: Sample[] = [];
+    const mix = JSON.stringify(queryMix(d).map((q) => q.path));
+    const coldStart = (body: 'stream' | 'whole', queries: string): Sample => {
+      const r = spawnSync(process.execPath, [runner, bundle, d.filters.topic[0]!, queries, body], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(r.stderr);
+      return JSON.parse(r.stdout) as Sample;
+    };
     // Interleaved, so that a slow moment of the machine hits both ways of reading the body alike.
     for (let i = 0; i < 11; i++) {
-      for (const [mode, into] of [
-        ['stream', samples],
-        ['whole', whole],
-      ] as const) {
-        if (mode === 'whole' && i % 2 === 1) continue;
-        const mix = mode === 'whole' ? '[]' : JSON.stringify(queryMix(d).map((q) => q.path));
-        const r = spawnSync(process.execPath, [runner, bundle, d.filters.topic[0]!, mix, mode], { encoding: 'utf8' });
-        if (r.status !== 0) throw new Error(r.stderr);
-        into.push(JSON.parse(r.stdout));
-      }
+      samples.push(coldStart('stream', mix));
+      if (i % 2 === 0) whole.push(coldStart('whole', '[]'));
     }
     rows.push([
       `×${n}`,
