@@ -508,6 +508,32 @@ describe('bodies', () => {
   });
 });
 
+describe('answer cache and grouped copies', () => {
+  // Chunks in a body as a reader receives them: one per run of records handed on as it is.
+  const chunksOf = async (h: (req: Request) => Response, query: string) => {
+    const reader = h(new Request(`https://api.test/api/chronicle?${query}`)).body!.getReader();
+    let n = 0;
+    while (!(await reader.read()).done) n++;
+    return n;
+  };
+
+  it('does not keep a single-code answer gathered in place, so that the next one comes from the grouped copy', async () => {
+    const { default: served } = (await import(join(inject('workspace'), '.build', 'served.js'))) as { default: BuiltDataset };
+    for (const query of ['include=events&region=JP', 'include=events&status=launched']) {
+      const uncached = createHandler(served, { cacheBytes: 0 });
+      const cached = createHandler(served);
+      // The column's first single-code query is gathered from the records in place; from the
+      // second on, it is one stretch of the grouped copy.
+      const scattered = await chunksOf(uncached, query);
+      const grouped = await chunksOf(uncached, query);
+      expect(grouped, query).toBeLessThan(scattered);
+      expect(await chunksOf(cached, query), query).toBe(scattered);
+      expect(await chunksOf(cached, query), query).toBe(grouped);
+      expect(await chunksOf(cached, query), query).toBe(grouped);
+    }
+  });
+});
+
 describe('internal errors', () => {
   it('answers 500 in the API error shape with CORS, and keeps the detail for the log only', async () => {
     const { A } = await fixtureBuild();

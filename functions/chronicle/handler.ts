@@ -171,11 +171,14 @@ function handle(
     if (!parsed.ok) return error(400, parsed.message);
     const etag = `"${p.header.version}-${digest(parsed.query.normalized)}"`;
     const notModified = { ...SUCCESS_HEADERS, ETag: etag };
+    const deferred = p.deferred();
     const body = render(p, parsed.query, layout);
     // Stated, not left to the platform: a streamed body would otherwise go out chunked, unsized.
     const ok = { ...notModified, 'Content-Type': JSON_TYPE['Content-Type'], 'Content-Length': String(body.length) };
     answer = { etag, body, notModified, ok };
-    cache?.set(search, answer);
+    // An answer gathered in place while its column waits for a second query to build its grouped
+    // copy is not kept: cached, it would be sent scattered for good, and the copy never built.
+    if (p.deferred() === deferred) cache?.set(search, answer);
   }
   if (matches(ifNoneMatch, answer.etag)) return { status: 304, headers: answer.notModified };
   return { status: 200, headers: answer.ok, body: answer.body };

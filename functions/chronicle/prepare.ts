@@ -75,6 +75,12 @@ export interface Prepared {
   json: Buffer;
   /** Makes sure bytes `from` … `to` of `json` are read (an opened image reads them on first need). */
   need(from: number, to: number): void;
+  /**
+   * How many single-code queries have been gathered in place because their column's grouped copy
+   * was not yet worth building (see `Column.groupable`). An answer rendered while this grew is laid
+   * out differently from the same query's next answer.
+   */
+  deferred(): number;
   /** Per kind, where each record starts in `json`; entry n is one past the closing bracket. */
   offsets: Record<Kind, Uint32Array>;
   /** `,"<kind>":[` */
@@ -137,6 +143,7 @@ export function prepare(input: BuiltDataset | Served): Prepared {
     open[k] = Buffer.from(`,"${k}":[`);
     if (offsets[k].length !== (header.counts[k] ?? 0) + 1) throw new Error(`the image's ${k} offsets do not match its counts`);
   }
+  let deferred = 0;
   const column = (kind: Kind, name: string, table: readonly string[]): Column => {
     const post = u32(`${name}.post`);
     let grouped: Grouped | undefined;
@@ -149,7 +156,11 @@ export function prepare(input: BuiltDataset | Served): Prepared {
       // Built when a query needs it (see groupable), not at load: a cold start pays nothing for
       // it, and memory grows by one copy of a kind per column in repeated use.
       grouped: () => (grouped ??= regroup(jsonBuffer, offsets[kind], post, need)),
-      groupable: () => grouped !== undefined || ++asked > 1,
+      groupable: () => {
+        if (grouped !== undefined || ++asked > 1) return true;
+        deferred++;
+        return false;
+      },
     };
   };
 
@@ -207,6 +218,7 @@ export function prepare(input: BuiltDataset | Served): Prepared {
     },
     json: jsonBuffer,
     need,
+    deferred: () => deferred,
     offsets,
     open,
     head: Buffer.from(`{"meta":${JSON.stringify({ asOf, source, attribution }).slice(0, -1)},"counts":{`),
