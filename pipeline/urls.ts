@@ -59,6 +59,7 @@ const REPUBLISHER_HOSTS = [
   'fudngmi.com',
   'gate-link.tech',
   'gate.io',
+  'incrypthos.com',
   'inkl.com',
   'investorempires.com',
   'iq.wiki',
