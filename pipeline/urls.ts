@@ -49,11 +49,15 @@ const REPUBLISHER_HOSTS = [
   'bitdegree.org',
   'blocking.net',
   'blocknewsx.com',
+  'capwolf.com',
   'coinmela.com',
   'cointeeth.com',
   'coinyuppie.com',
+  'crypto.report',
   'cryptoapa.com',
+  'cryptoflexs.com',
   'cryptogloss.io',
+  'cryptomag.finance',
   'edgen.tech',
   'followin.io',
   'fudngmi.com',
@@ -75,6 +79,7 @@ const REPUBLISHER_HOSTS = [
   'seotools.jp',
   'techflowpost.com',
   'thebittimes.com',
+  'usdaed.com',
 ];
 
 /** Hosts that serve copies of other sites' pages: content-delivery networks and preview deployments. */
