@@ -86,7 +86,10 @@ export const GOALS: readonly Goal[] = [
   },
   {
     name: '2 媒体以上の出典があるイベントの割合',
-    floor: 84,
+    // 83, not 84: reading the records against the stored pages removed copies, exchange "learn"
+    // pages and wikis that were some events' second outlet, and the store holds no real outlet
+    // for those developments. Honest single-outlet events beat a second source that is a copy.
+    floor: 83,
     target: 90,
     percent: true,
     measure: (c) =>
