@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { assemble, FOR_SOCKETS, FOR_STREAMS, ONE_BUFFER_BELOW, type Body, type Layout } from './body.js';
+import { assemble, FOR_SOCKETS, FOR_STREAMS, forKeeping, ONE_BUFFER_BELOW, type Body, type Layout } from './body.js';
 import type { BuiltDataset } from './dataset.js';
 import { FEED_INCLUDE_MESSAGE, FEED_PATHS, FEED_TYPES, renderFeed, type FeedFormat } from './feed.js';
 import { ALLOWED_METHODS, CACHE_HEADERS, COMMON_HEADERS, ERROR_CACHE_HEADERS, JSON_TYPE, PREFLIGHT_HEADERS } from './headers.js';
@@ -172,13 +172,16 @@ function handle(
     const etag = `"${p.header.version}-${digest(parsed.query.normalized)}"`;
     const notModified = { ...SUCCESS_HEADERS, ETag: etag };
     const deferred = p.deferred();
-    const body = render(p, parsed.query, layout);
+    let body = render(p, parsed.query, layout);
+    // An answer gathered in place while its column waits for a second query to build its grouped
+    // copy is not kept: cached, it would be sent scattered for good, and the copy never built.
+    const keep = cache !== undefined && p.deferred() === deferred;
+    // Kept for a stream, its short runs are copied together once, so that repeats read few chunks.
+    if (keep && layout.viewFrom > 0) body = forKeeping(body);
     // Stated, not left to the platform: a streamed body would otherwise go out chunked, unsized.
     const ok = { ...notModified, 'Content-Type': JSON_TYPE['Content-Type'], 'Content-Length': String(body.length) };
     answer = { etag, body, notModified, ok };
-    // An answer gathered in place while its column waits for a second query to build its grouped
-    // copy is not kept: cached, it would be sent scattered for good, and the copy never built.
-    if (p.deferred() === deferred) cache?.set(search, answer);
+    if (keep) cache.set(search, answer);
   }
   if (matches(ifNoneMatch, answer.etag)) return { status: 304, headers: answer.notModified };
   return { status: 200, headers: answer.ok, body: answer.body };
@@ -226,14 +229,30 @@ function bodyOf(body: Body | string, R: ResponseClass): BodyInit {
   if (typeof body === 'string') return body;
   const { chunks } = body;
   if (chunks.length === 1 && (R !== Response || body.length < STREAM_FROM_BYTES)) return chunks[0]!;
-  // A default (not byte) stream: its chunks are never transferred, so the prepared bytes stay whole.
-  return new ReadableStream<Uint8Array>({
-    start(c) {
-      for (const chunk of chunks) c.enqueue(chunk);
-      c.close();
-    },
-  });
+  return streamOf(chunks);
 }
+
+/**
+ * A default (not byte) stream of the chunks: its chunks are never transferred, so the prepared
+ * bytes stay whole. Chunks go in a batch at a time, as the reader asks: each read takes the head
+ * off the stream's queue, and a queue holding every chunk of a scattered answer made reading it
+ * quadratic (23,717 views: 95–160 ms enqueued at once, 17–19 ms in batches).
+ */
+export function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  const handOn = (c: ReadableStreamDefaultController<Uint8Array>) => {
+    const end = Math.min(next + CHUNKS_PER_PULL, chunks.length);
+    while (next < end) c.enqueue(chunks[next++]!);
+    if (next === chunks.length) c.close();
+  };
+  return new ReadableStream<Uint8Array>({ start: handOn, pull: handOn }, { highWaterMark: 0 });
+}
+
+/**
+ * Chunks handed to the stream at a time: every answer at ×1 in one go, as before; a queue this
+ * long still takes its head off cheaply (23,717 views in batches of 64–4,096: 13–19 ms).
+ */
+export const CHUNKS_PER_PULL = 1024;
 
 /** The response body: meta (with counts of the returned kinds), labels, then the kinds in order. */
 export function render(p: Prepared, q: Query, layout: Layout = FOR_STREAMS): Body {
