@@ -1,9 +1,18 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
-import { BLOCK_BYTES, forKeeping, KEEP_COPIES_BELOW, KEPT_VIEW_FROM } from '../functions/chronicle/body.js';
-import { answerBytes, CHUNKS_PER_PULL, createHandler, STREAM_FROM_BYTES, streamOf, type Handler } from '../functions/chronicle/handler.js';
+import { BLOCK_BYTES, forKeeping, KEEP_COPIES_BELOW, KEPT_VIEW_FROM, ONE_WRITE_BELOW } from '../functions/chronicle/body.js';
+import {
+  answerBytes,
+  CHUNKS_PER_PULL,
+  createHandler,
+  createNodeHandler,
+  STREAM_FROM_BYTES,
+  streamOf,
+  type Handler,
+} from '../functions/chronicle/handler.js';
 import { buildHints, hintFor } from '../functions/chronicle/hints.js';
 import { MAX_HINTS } from '../functions/chronicle/query.js';
 import { call, fixtureBuild, fixtureHandlers, ids } from './helpers.js';
@@ -558,6 +567,34 @@ describe('answer cache and grouped copies', () => {
       expect(await chunksOf(cached, query), query).toBeLessThanOrEqual(grouped);
       expect(await chunksOf(cached, query), query).toBeLessThanOrEqual(grouped);
     }
+  });
+});
+
+describe('answers written to a Node socket', () => {
+  it('writes an answer under ONE_WRITE_BELOW in one piece and a larger one as views of the prepared bytes', async () => {
+    const { default: served } = (await import(join(inject('workspace'), '.build', 'served.js'))) as { default: BuiltDataset };
+    const handle = createNodeHandler(served, { cacheBytes: 0 });
+    const written = (url: string) => {
+      const pieces: Uint8Array[] = [];
+      const res = {
+        writeHead: () => res,
+        cork: () => undefined,
+        write: (c: Uint8Array) => pieces.push(c),
+        end: (c?: Uint8Array) => void (c && pieces.push(c)),
+      };
+      handle({ method: 'GET', url, headers: {} } as unknown as IncomingMessage, res as unknown as ServerResponse);
+      return pieces;
+    };
+    const all = JSON.parse(Buffer.concat(written('/api/chronicle?include=events')).toString()) as { events: { players: string[] }[] };
+    const counts = new Map<string, number>();
+    for (const e of all.events) for (const id of e.players) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const player = [...counts].find(([, n]) => n === 1)![0];
+    const small = written(`/api/chronicle?include=events&player=${encodeURIComponent(player)}`);
+    expect(Buffer.concat(small).byteLength).toBeLessThan(ONE_WRITE_BELOW);
+    expect(small).toHaveLength(1);
+    const large = written('/api/chronicle?include=events&topic=cbdc,deposit&region=JP');
+    expect(Buffer.concat(large).byteLength).toBeGreaterThan(ONE_WRITE_BELOW);
+    expect(large.length).toBeGreaterThan(3);
   });
 });
 
