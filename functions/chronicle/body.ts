@@ -26,8 +26,8 @@ export const ONE_BUFFER_BELOW = 64 * 1024;
  * memory of its whole size: the system faults in its pages, and the collector, counting that
  * memory, runs more often, on this answer and on the requests after it. A view costs one more
  * chunk for whoever reads the body (about half a microsecond once the stream hands chunks on in
- * batches, `bodyOf` in handler.ts). ×100 "many values" (23,717 runs), p50 / p99: 73–80 / 200 ms
- * copying runs under 8 KiB, 41 / 116 ms as views; 20 players 4.2–5.3 / 48–66 → 4.5 / 8.8 ms.
+ * batches, `streamOf` in handler.ts). ×100 "many values" (23,717 runs), p50 / p99: 67–74 / 137–186
+ * ms copying runs under 8 KiB, 28.5 / 74–82 ms as views; 20 players 3.8 / 40–50 → 2.2–2.4 / 6–9 ms.
  */
 export const VIEW_FROM = 1024;
 
@@ -49,7 +49,7 @@ export interface Layout {
 export const FOR_STREAMS: Layout = { viewFrom: VIEW_FROM, oneBufferBelow: ONE_BUFFER_BELOW };
 /**
  * A socket writes an answer under this size in one piece: one write instead of a writev of its
- * dozen views (one player, 5.5 KiB: cached 0.54× → 0.84× of the bare limit's requests/s). Larger
+ * seven views (one player, 5.5 KiB: cached 0.54× → 0.87× of the bare limit's requests/s). Larger
  * answers stay views: a fresh buffer of tens of KiB per request faults its pages in, and `from+key`
  * (63 KiB) fell from 0.93× to 0.19× when it went out as one copy.
  */
