@@ -110,9 +110,11 @@ export const BLOCK_BYTES = 64 * 1024;
 /** Copies the small pieces into blocks, in order, and keeps the large ones as they are. */
 function coalesce(pieces: Uint8Array[], { viewFrom, oneBufferBelow }: Layout): Body {
   let length = 0;
-  for (const piece of pieces) length += piece.byteLength;
   let small = 0;
-  for (const piece of pieces) if (piece.byteLength < viewFrom) small += piece.byteLength;
+  for (const piece of pieces) {
+    length += piece.byteLength;
+    if (piece.byteLength < viewFrom) small += piece.byteLength;
+  }
   if (small === 0 && length >= oneBufferBelow) return { chunks: pieces as Uint8Array<ArrayBuffer>[], length, owned: 0 };
   const one = length < oneBufferBelow;
   // Bytes still to copy, so that the last block is no larger than what is left.
