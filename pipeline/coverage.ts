@@ -86,10 +86,11 @@ export const GOALS: readonly Goal[] = [
   },
   {
     name: '2 媒体以上の出典があるイベントの割合',
-    // 83, not 84: reading the records against the stored pages removed copies, exchange "learn"
-    // pages and wikis that were some events' second outlet, and the store holds no real outlet
-    // for those developments. Honest single-outlet events beat a second source that is a copy.
-    floor: 83,
+    // 82, not 84: reading the records against the stored pages removed copies, exchange "learn"
+    // pages and wikis that were some events' second outlet, and then second outlets whose pages
+    // the store no longer holds; it holds no other real outlet for those developments. Honest
+    // single-outlet events beat a second source that is a copy or a page nobody can read.
+    floor: 82,
     target: 90,
     percent: true,
     measure: (c) =>
