@@ -90,7 +90,8 @@ const PREVIEW_LABEL = /^(staging|stage|dev|uat|preview)\d*$/;
 
 /**
  * The republishing site or copy a source URL points at, if any: a site in REPUBLISHER_HOSTS,
- * a post on Binance Square (the exchange's feed of reposted news) or on an exchange's news feed,
+ * a post on Binance Square (the exchange's feed of reposted news), an article of its Academy or a
+ * post on an exchange's news feed,
  * a content-delivery or preview host, or a site's staging or development copy of its own page
  * (whose public address cannot be guessed from it, so the curator must find the page).
  */
@@ -106,7 +107,10 @@ export function republisherOf(raw: string): string | undefined {
   const listed = REPUBLISHER_HOSTS.find(on);
   if (listed) return listed;
   const path = url.pathname.split('/');
-  if (/(^|\.)binance\.(com|bh)$/.test(host) && path.includes('square')) return 'Binance Square';
+  const binance = /(^|\.)binance\.(com|bh|us)$/.test(host);
+  if (binance && path.includes('square')) return 'Binance Square';
+  // The exchange's explainers restate others' reporting, undated, and are rewritten over time.
+  if (binance && (path.includes('academy') || host.startsWith('academy.'))) return 'Binance Academy';
   if (/(^|\.)bitget\.com$/.test(host) && path[1] === 'news') return 'Bitget News';
   const copy = COPY_HOST_SUFFIXES.find(on);
   if (copy) return copy;

@@ -56,6 +56,8 @@ describe('republishing sites', () => {
     ['https://news.bitdegree.org/genesis-to-return', 'bitdegree.org'],
     ['https://www.binance.com/en/square/post/9313783000929', 'Binance Square'],
     ['https://www.binance.bh/ja/square/post/32152322430401', 'Binance Square'],
+    ['https://www.binance.bh/en/academy/articles/what-is-uniswap-v4', 'Binance Academy'],
+    ['https://academy.binance.com/en/articles/what-is-a-stablecoin', 'Binance Academy'],
     ['https://seotools.jp/news/id_000000095.000036656.html', 'seotools.jp'],
     ['https://gate.io/pt-br/learn/articles/what-is-yfi/168', 'gate.io'],
     ['https://bitget.com/news/detail/12560604123605', 'Bitget News'],
