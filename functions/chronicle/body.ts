@@ -16,9 +16,14 @@ export interface Body {
 
 /**
  * Below this many bytes an answer is one buffer: a copy that small costs less than handing on
- * several chunks, and a single buffer is what a Response or a socket takes most cheaply.
+ * several chunks, and a single buffer is what a Response or a socket takes most cheaply. Not
+ * larger: a Response copies a byte-array body once more (Fetch copies a BufferSource), and two
+ * fresh copies of tens of KiB per request put the collector on the requests after it. ×1, p99 ms
+ * with the limit at 64 KiB → 16 KiB (two runs each, 2026-11-29): `from+key` (63 KiB) 0.65–0.83 →
+ * 0.09–0.13, cached 0.58–0.69 → 0.07–0.08; one month (32 KiB) 0.16–0.57 → 0.12–0.13; player+from
+ * (24 KiB) 0.34–0.45 → 0.10–0.14 (0.32–0.36 at 32 KiB).
  */
-export const ONE_BUFFER_BELOW = 64 * 1024;
+export const ONE_BUFFER_BELOW = 16 * 1024;
 
 /**
  * A run of records at least this long (about one record) goes out as a view of the prepared bytes,
