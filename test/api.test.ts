@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
-import { BLOCK_BYTES, forKeeping, KEEP_COPIES_BELOW, KEPT_VIEW_FROM, ONE_WRITE_BELOW } from '../functions/chronicle/body.js';
+import {
+  BLOCK_BYTES,
+  bodyOfChunks,
+  chunksOf,
+  forKeeping,
+  KEEP_COPIES_BELOW,
+  KEPT_VIEW_FROM,
+  ONE_WRITE_BELOW,
+} from '../functions/chronicle/body.js';
 import {
   answerBytes,
   CHUNKS_PER_PULL,
@@ -521,15 +529,15 @@ describe('streamed bodies', () => {
     const n = 3 * CHUNKS_PER_PULL + 7;
     const parts = Array.from({ length: n }, (_, i) => Buffer.from(`${i},`));
     let taken = 0;
-    // Counts the chunks the stream has taken: a stream holding every chunk at once made reading
-    // a scattered answer quadratic.
-    const chunks = new Proxy(parts, {
+    // Counts the chunks the stream has made views of: a stream holding every chunk at once made
+    // reading a scattered answer quadratic, and views made up front outlived the young generation.
+    const segments = new Proxy(parts, {
       get: (target, key, receiver) => {
-        if (typeof key === 'string' && /^\d+$/.test(key)) taken++;
+        if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) < target.length) taken++;
         return Reflect.get(target, key, receiver) as unknown;
       },
     });
-    const reader = new Response(streamOf(chunks)).body!.getReader();
+    const reader = new Response(streamOf({ ...bodyOfChunks(parts), segments })).body!.getReader();
     expect(taken).toBe(CHUNKS_PER_PULL);
     const got: Uint8Array[] = [];
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
@@ -621,12 +629,14 @@ describe('kept answers', () => {
   it('keeps a large answer as it was sent: copying its short runs would be fresh memory on every request', () => {
     const run = Buffer.alloc(KEPT_VIEW_FROM / 4, 'x');
     const chunks = Array.from({ length: Math.ceil(KEEP_COPIES_BELOW / run.byteLength) }, () => run);
-    const large = { chunks, length: chunks.length * run.byteLength, owned: 0 };
+    const large = bodyOfChunks(chunks);
     expect(forKeeping(large)).toBe(large);
-    const small = { chunks: chunks.slice(0, 64), length: 64 * run.byteLength, owned: 0 };
+    const small = bodyOfChunks(chunks.slice(0, 64));
     const kept = forKeeping(small);
-    expect(kept.chunks.length).toBeLessThan(small.chunks.length);
-    expect(Buffer.concat(kept.chunks)).toEqual(Buffer.concat(small.chunks));
+    expect(chunksOf(kept).length).toBeLessThan(chunksOf(small).length);
+    expect(Buffer.concat(chunksOf(kept))).toEqual(Buffer.concat(chunksOf(small)));
+    // Kept, the answer is its blocks alone: one segment per chunk.
+    expect(kept.segments.length).toBe(chunksOf(kept).length);
     expect(kept.owned).toBeGreaterThanOrEqual(small.length);
   });
 });
@@ -664,7 +674,7 @@ describe('answer cache accounting', () => {
     const r = h(new Request('https://api.test/api/chronicle?topic=deposit'));
     const body = new Uint8Array(await r.arrayBuffer());
     const ok = Object.fromEntries(r.headers);
-    const answer = { etag: ok.etag!, body: { chunks: [body], length: body.byteLength, owned: body.byteLength }, ok, notModified: ok };
+    const answer = { etag: ok.etag!, body: bodyOfChunks([body as Uint8Array<ArrayBuffer>], body.byteLength), ok, notModified: ok };
     const key = 'player=' + 'x'.repeat(8000);
     const headerChars = Object.entries(ok).reduce((n, [k, v]) => n + k.length + v.length, 0);
     expect(answerBytes(answer, key)).toBeGreaterThanOrEqual(body.byteLength + 2 * key.length + 2 * 2 * headerChars);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltDataset, Event, Initiative, Player, Profile, Relation } from '../functions/chronicle/dataset.js';
-import { BLOCK_BYTES, FOR_STREAMS } from '../functions/chronicle/body.js';
+import { BLOCK_BYTES, chunksOf, FOR_STREAMS } from '../functions/chronicle/body.js';
 import { createHandler, render, type Handler } from '../functions/chronicle/handler.js';
 import { positionRuns, selectIndexed, type Selection } from '../functions/chronicle/indexed.js';
 import type { Served } from '../functions/chronicle/image.js';
@@ -316,24 +316,24 @@ describe('indexed selection against the straightforward filter, at scale', () =>
 
     // Every run of viewFrom bytes or more (a record or more) goes out as a view of the prepared bytes.
     const viewed = render(p, parsed.query);
-    const views = viewed.chunks.filter(isView);
+    const views = chunksOf(viewed).filter(isView);
     expect(views.length).toBeGreaterThan(10);
     for (const c of views) expect(c.byteLength).toBeGreaterThanOrEqual(FOR_STREAMS.viewFrom);
-    expect(Buffer.concat(viewed.chunks).toString()).toBe(expected);
+    expect(Buffer.concat(chunksOf(viewed)).toString()).toBe(expected);
 
     // With a higher threshold, the runs under it are copied, in blocks.
     const viewFrom = 16 * FOR_STREAMS.viewFrom;
     const body = render(p, parsed.query, { ...FOR_STREAMS, viewFrom });
-    for (const c of body.chunks.filter(isView)) expect(c.byteLength).toBeGreaterThanOrEqual(viewFrom);
+    for (const c of chunksOf(body).filter(isView)) expect(c.byteLength).toBeGreaterThanOrEqual(viewFrom);
     expect(body.owned).toBeGreaterThan(viewed.owned);
-    const owned = body.chunks.filter((c) => !isView(c));
+    const owned = chunksOf(body).filter((c) => !isView(c));
     // Many blocks, none above the block size: no answer-sized buffer is allocated.
     expect(body.length).toBeGreaterThan(3 * BLOCK_BYTES);
     expect(owned.length).toBeGreaterThan(2);
     for (const c of owned) expect(c.buffer.byteLength).toBeLessThanOrEqual(BLOCK_BYTES);
     const blocks = [...new Set(owned.map((c) => c.buffer))];
     expect(body.owned).toBe(blocks.reduce((sum, b) => sum + b.byteLength, 0));
-    expect(Buffer.concat(body.chunks).toString()).toBe(expected);
+    expect(Buffer.concat(chunksOf(body)).toString()).toBe(expected);
   });
 
   it('reads an opened image a page at a time as queries need it, and answers byte for byte as the oracle', async () => {

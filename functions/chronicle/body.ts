@@ -3,15 +3,78 @@ import type { Prepared } from './prepare.js';
 import type { GroupedRuns, Selection } from './indexed.js';
 
 /**
- * An answer's bytes as chunks to write in order: slices of the prepared record bytes where they are
- * large, and one fresh buffer holding everything small (the envelope, short runs of records).
+ * An answer's bytes as chunks to write in order, held as a few segments: a buffer (a piece of the
+ * envelope, or a block of short pieces copied together), or a stretch of the selection's runs of
+ * records over the prepared bytes, each run one chunk. No view of a run exists until the chunk is
+ * handed on (`chunkReader`), and nothing per run is allocated here: a view per run of a scattered
+ * answer (24,890 at ×100) lived as long as the answer took to send, long enough for the collector
+ * to move it to the old generation, and a list of them, or of their offsets, is an array too large
+ * for the young generation, taken from fresh pages on every request.
  */
 export interface Body {
-  chunks: readonly Uint8Array<ArrayBuffer>[];
+  segments: readonly Segment[];
+  /** Chunks in all segments. */
+  count: number;
   /** Bytes in all chunks. */
   length: number;
-  /** Bytes allocated for this answer alone (the rest are views of the prepared bytes). */
+  /** Bytes allocated for this answer alone (the rest are stretches of the prepared bytes). */
   owned: number;
+}
+
+export type Segment = Uint8Array<ArrayBuffer> | Runs;
+
+/** Runs `from` … `to` - 1 of a selection: run j is records runs[2j] … runs[2j+1] - 1, at offsets `at` in `bytes`. */
+export interface Runs {
+  bytes: Uint8Array<ArrayBuffer>;
+  at: ArrayLike<number>;
+  runs: ArrayLike<number>;
+  from: number;
+  to: number;
+  /** The run that stops before its final comma (the kind's last), or -1. */
+  last: number;
+}
+
+const chunksIn = (s: Segment): number => (s instanceof Uint8Array ? 1 : s.to - s.from);
+
+/** Where run j of a segment starts and ends. */
+const startOf = (r: Runs, j: number): number => r.at[r.runs[2 * j]!]!;
+const endOf = (r: Runs, j: number): number => r.at[r.runs[2 * j + 1]!]! - (j === r.last ? 1 : 0);
+
+/** Hands on the body's chunks in order, one view each, made as it is asked for; undefined at the end. */
+export function chunkReader(body: Body): () => Uint8Array<ArrayBuffer> | undefined {
+  let k = 0;
+  let j = -1;
+  return () => {
+    for (;;) {
+      const seg = body.segments[k];
+      if (seg === undefined) return undefined;
+      if (seg instanceof Uint8Array) {
+        k++;
+        return seg;
+      }
+      if (j < 0) j = seg.from;
+      if (j < seg.to) {
+        const chunk = seg.bytes.subarray(startOf(seg, j), endOf(seg, j));
+        j++;
+        return chunk;
+      }
+      k++;
+      j = -1;
+    }
+  };
+}
+
+/** Every chunk of the body, as views (for a whole answer at once, and for tests). */
+export function chunksOf(body: Body): Uint8Array<ArrayBuffer>[] {
+  const next = chunkReader(body);
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  for (let c = next(); c !== undefined; c = next()) chunks.push(c);
+  return chunks;
+}
+
+/** A body of the given chunks; `owned` says how many of their bytes are the answer's own. */
+export function bodyOfChunks(chunks: readonly Uint8Array<ArrayBuffer>[], owned = 0): Body {
+  return { segments: chunks, count: chunks.length, length: chunks.reduce((n, c) => n + c.byteLength, 0), owned };
 }
 
 /**
@@ -64,38 +127,37 @@ export const FOR_SOCKETS: Layout = { viewFrom: 0, oneBufferBelow: ONE_WRITE_BELO
 /** Lays out an answer: the envelope with its counts, then each chosen kind's records. Nothing is serialized. */
 export function assemble(p: Prepared, chosen: ReadonlyMap<Kind, Selection>, layout: Layout = FOR_STREAMS): Body {
   const counts: string[] = [];
-  const pieces: Uint8Array[] = [p.head, p.labels];
-  const json = p.json;
+  const segments: Segment[] = [p.head as Uint8Array<ArrayBuffer>, p.labels as Uint8Array<ArrayBuffer>];
+  const json = p.json as Uint8Array<ArrayBuffer>;
   for (const [kind, keep] of chosen) {
     const off = p.offsets[kind];
     const n = off.length - 1;
+    const open = p.open[kind] as Uint8Array<ArrayBuffer>;
     if (keep === 'all') {
       counts.push(`"${kind}":${n}`);
       // The whole kind, its opening `,"<kind>":[` and closing bracket included.
-      p.need(off[0]! - p.open[kind].length, off[n]!);
-      pieces.push(json.subarray(off[0]! - p.open[kind].length, off[n]));
+      p.need(off[0]! - open.length, off[n]!);
+      segments.push(json.subarray(off[0]! - open.length, off[n]));
       continue;
     }
     // Runs over the response order index the image; runs over a grouped order, the grouped copy.
     const { runs, bytes, at } = Array.isArray(keep) ? { runs: keep, bytes: json, at: off } : grouped(keep);
-    // Response-order runs are slices of the image's record bytes, read as they are first needed.
-    const inImage = bytes === json;
     let kept = 0;
-    pieces.push(p.open[kind]);
     for (let k = 0; k < runs.length; k += 2) {
-      const s = runs[k]!;
-      const e = runs[k + 1]!;
-      kept += e - s;
-      if (inImage) p.need(at[s]!, at[e]!);
-      // Records s … e - 1 with the comma after each; the last run stops before its final comma.
-      pieces.push(bytes.subarray(at[s], at[e]! - (k + 2 === runs.length ? 1 : 0)));
+      kept += runs[k + 1]! - runs[k]!;
+      // Response-order runs are slices of the image's record bytes, read as they are first needed.
+      if (bytes === json) p.need(at[runs[k]!]!, at[runs[k + 1]!]!);
     }
-    pieces.push(CLOSE_ARRAY);
+    segments.push(open);
+    // Records runs[2j] … runs[2j+1] - 1 with the comma after each; the last run stops before its final comma.
+    if (runs.length > 0)
+      segments.push({ bytes: bytes as Uint8Array<ArrayBuffer>, at, runs, from: 0, to: runs.length / 2, last: runs.length / 2 - 1 });
+    segments.push(CLOSE_ARRAY);
     counts.push(`"${kind}":${kept}`);
   }
-  pieces.push(CLOSE_OBJECT);
-  pieces.splice(1, 0, Buffer.from(counts.join(',')));
-  return coalesce(pieces, layout);
+  segments.push(CLOSE_OBJECT);
+  segments.splice(1, 0, Buffer.from(counts.join(',')) as Uint8Array<ArrayBuffer>);
+  return coalesce(segments, layout);
 }
 
 function grouped({ column, runs }: GroupedRuns) {
@@ -113,43 +175,79 @@ function grouped({ column, runs }: GroupedRuns) {
 export const BLOCK_BYTES = 64 * 1024;
 
 /** Copies the small pieces into blocks, in order, and keeps the large ones as they are. */
-function coalesce(pieces: Uint8Array[], { viewFrom, oneBufferBelow }: Layout): Body {
+function coalesce(segments: readonly Segment[], { viewFrom, oneBufferBelow }: Layout): Body {
   let length = 0;
   let small = 0;
-  for (const piece of pieces) {
-    length += piece.byteLength;
-    if (piece.byteLength < viewFrom) small += piece.byteLength;
+  let count = 0;
+  for (const seg of segments) {
+    count += chunksIn(seg);
+    if (seg instanceof Uint8Array) {
+      length += seg.byteLength;
+      if (seg.byteLength < viewFrom) small += seg.byteLength;
+      continue;
+    }
+    for (let j = seg.from; j < seg.to; j++) {
+      const size = endOf(seg, j) - startOf(seg, j);
+      length += size;
+      if (size < viewFrom) small += size;
+    }
   }
-  if (small === 0 && length >= oneBufferBelow) return { chunks: pieces as Uint8Array<ArrayBuffer>[], length, owned: 0 };
+  if (small === 0 && length >= oneBufferBelow) return { segments, count, length, owned: 0 };
   const one = length < oneBufferBelow;
   // Bytes still to copy, so that the last block is no larger than what is left.
   let left = one ? length : small;
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  const out: Segment[] = [];
   let block = NO_BLOCK;
   let at = 0;
   let from = 0;
   let owned = 0;
-  for (const piece of pieces) {
-    const size = piece.byteLength;
-    if (one || size < viewFrom) {
-      if (at + size > block.byteLength) {
-        if (at > from) chunks.push(block.subarray(from, at));
-        // A piece copied is smaller than viewFrom, so it always fits a new block.
-        block = Buffer.allocUnsafeSlow(one ? length : Math.min(Math.max(BLOCK_BYTES, size), left));
-        owned += block.byteLength;
-        at = from = 0;
-      }
-      block.set(piece, at);
-      at += size;
-      left -= size;
-    } else {
-      if (at > from) chunks.push(block.subarray(from, at));
-      from = at;
-      chunks.push(piece as Uint8Array<ArrayBuffer>);
+  const endBlockPiece = () => {
+    if (at > from) out.push(block.subarray(from, at));
+    from = at;
+  };
+  const copy = (src: Uint8Array, start: number, end: number) => {
+    const size = end - start;
+    if (at + size > block.byteLength) {
+      endBlockPiece();
+      // A piece copied is smaller than viewFrom, so it always fits a new block.
+      block = Buffer.allocUnsafeSlow(one ? length : Math.min(Math.max(BLOCK_BYTES, size), left));
+      owned += block.byteLength;
+      at = from = 0;
     }
+    block.set(src.subarray(start, end), at);
+    at += size;
+    left -= size;
+  };
+  for (const seg of segments) {
+    if (seg instanceof Uint8Array) {
+      if (one || seg.byteLength < viewFrom) copy(seg, 0, seg.byteLength);
+      else {
+        endBlockPiece();
+        out.push(seg);
+      }
+      continue;
+    }
+    // Consecutive runs kept as views stay one segment over the same list of runs.
+    let first = -1;
+    const endViews = (j: number) => {
+      if (first >= 0) out.push({ ...seg, from: first, to: j });
+      first = -1;
+    };
+    for (let j = seg.from; j < seg.to; j++) {
+      const start = startOf(seg, j);
+      const end = endOf(seg, j);
+      if (one || end - start < viewFrom) {
+        endViews(j);
+        copy(seg.bytes, start, end);
+      } else if (first < 0) {
+        endBlockPiece();
+        first = j;
+      }
+    }
+    endViews(seg.to);
   }
-  if (at > from) chunks.push(block.subarray(from, at));
-  return { chunks, length, owned };
+  endBlockPiece();
+  return { segments: out, count: out.reduce((n, seg) => n + chunksIn(seg), 0), length, owned };
 }
 
 /**
@@ -170,12 +268,12 @@ export const KEEP_COPIES_BELOW = 4 * 1024 * 1024;
 /** The answer laid out for keeping: in a small answer, runs under KEPT_VIEW_FROM copied into blocks. */
 export function forKeeping(body: Body): Body {
   if (body.length >= KEEP_COPIES_BELOW) return body;
-  const kept = coalesce(body.chunks as Uint8Array[], { viewFrom: KEPT_VIEW_FROM, oneBufferBelow: ONE_BUFFER_BELOW });
+  const kept = coalesce(body.segments, { viewFrom: KEPT_VIEW_FROM, oneBufferBelow: ONE_BUFFER_BELOW });
   // Blocks of the first layout that stay in use are still this answer's: counted, at most once more.
-  return kept.chunks === body.chunks ? body : { ...kept, owned: kept.owned + body.owned };
+  return kept.segments === body.segments ? body : { ...kept, owned: kept.owned + body.owned };
 }
 
 /** The unfiltered answer as one buffer, byte for byte what GET /api/chronicle sends (the build's download). */
 export function completeAnswer(p: Prepared): Uint8Array {
-  return Buffer.concat(assemble(p, new Map(p.header.kinds.map((k) => [k, 'all' as const]))).chunks);
+  return Buffer.concat(chunksOf(assemble(p, new Map(p.header.kinds.map((k) => [k, 'all' as const])))));
 }

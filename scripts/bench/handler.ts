@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Served } from '../../functions/chronicle/image.js';
+import { bodyOfChunks } from '../../functions/chronicle/body.js';
 import { createHandler, streamOf } from '../../functions/chronicle/handler.js';
 import type { BenchQuery } from './queries.js';
 import { readFileSync } from 'node:fs';
@@ -87,9 +88,10 @@ for (const [k, q] of all.entries()) {
   prebuilt.set(q, await chunksOf(q));
   times[k]!.chunks = prebuilt.get(q)!.length;
 }
+const bodies = new Map([...prebuilt].map(([q, chunks]) => [q, bodyOfChunks(chunks)]));
 const streamed = (q: BenchQuery) => () => {
   const chunks = prebuilt.get(q)!;
-  return new Response(chunks.length === 1 ? chunks[0]! : streamOf(chunks), { status: q.status });
+  return new Response(chunks.length === 1 ? chunks[0]! : streamOf(bodies.get(q)!), { status: q.status });
 };
 await measure((q) => ({ floor: q ? streamed(q) : fixed }));
 process.stdout.write(JSON.stringify(times));
