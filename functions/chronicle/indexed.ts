@@ -155,16 +155,29 @@ function drive(n: number, filters: Filter[]): Selection {
   const len = candidates ? candidates.length : n;
   // Kept candidate k goes into the runs as its grouped position when one code drives, else as its position.
   const base = scanAll ? undefined : driver.group?.from;
-  const runs: number[] = [];
+  // Built in a scratch list and copied out at its final length: grown by pushes, a list of tens of
+  // thousands of runs is reallocated several times over fresh pages on every query.
+  const scratch = SCRATCH;
+  let kept = 0;
   next: for (let k = 0; k < len; k++) {
     const i = candidates ? candidates[k]! : k;
     for (let c = 0; c < m; c++) if (allowed[c]![values[c]![i]!] === 0) continue next;
     for (const test of tests) if (!test(i)) continue next;
-    push(runs, base === undefined ? i : base + k);
+    const at = base === undefined ? i : base + k;
+    if (kept > 0 && scratch[kept - 1] === at) scratch[kept - 1] = at + 1;
+    else {
+      scratch[kept] = at;
+      scratch[kept + 1] = at + 1;
+      kept += 2;
+    }
   }
+  const runs = scratch.slice(0, kept);
   if (base !== undefined) return { column: driver.group!.column, runs };
   return whole(runs, n);
 }
+
+/** Where drive gathers its runs; it never outlives a call, since the runs are copied out. */
+const SCRATCH: number[] = [];
 
 /** Runs that cover all n positions are 'all'. */
 function whole(runs: number[], n: number): Selection {
