@@ -156,7 +156,9 @@ function drive(n: number, filters: Filter[]): Selection {
   // Kept candidate k goes into the runs as its grouped position when one code drives, else as its position.
   const base = scanAll ? undefined : driver.group?.from;
   // Built in a scratch list and copied out at its final length: grown by pushes, a list of tens of
-  // thousands of runs is reallocated several times over fresh pages on every query.
+  // thousands of runs is reallocated several times over fresh pages on every query. The scratch
+  // is written by index, not through push(), whose `length` it must not use: emptying it would
+  // give its backing store back.
   const scratch = SCRATCH;
   let kept = 0;
   next: for (let k = 0; k < len; k++) {

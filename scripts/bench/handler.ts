@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Served } from '../../functions/chronicle/image.js';
-import { bodyOfChunks } from '../../functions/chronicle/body.js';
+import { bodyOfChunks, chunkReader, type Body } from '../../functions/chronicle/body.js';
 import { createHandler, streamOf } from '../../functions/chronicle/handler.js';
 import type { BenchQuery } from './queries.js';
 import { readFileSync } from 'node:fs';
@@ -82,16 +82,16 @@ await measure(() => handlers);
 // of their samples: a Response streaming that shape's very chunks, made beforehand, read the same
 // way. No selecting or laying out: what the Response and its reader cost alone for that many
 // chunks, and so the least any answer sent as those chunks can take.
-const prebuilt = new Map<BenchQuery, Uint8Array<ArrayBuffer>[]>();
+const prebuilt = new Map<BenchQuery, Body>();
 for (const [k, q] of all.entries()) {
   if (!q) continue;
-  prebuilt.set(q, await chunksOf(q));
-  times[k]!.chunks = prebuilt.get(q)!.length;
+  const body = bodyOfChunks(await chunksOf(q));
+  prebuilt.set(q, body);
+  times[k]!.chunks = body.count;
 }
-const bodies = new Map([...prebuilt].map(([q, chunks]) => [q, bodyOfChunks(chunks)]));
 const streamed = (q: BenchQuery) => () => {
-  const chunks = prebuilt.get(q)!;
-  return new Response(chunks.length === 1 ? chunks[0]! : streamOf(bodies.get(q)!), { status: q.status });
+  const body = prebuilt.get(q)!;
+  return new Response(body.count === 1 ? chunkReader(body)()! : streamOf(body), { status: q.status });
 };
 await measure((q) => ({ floor: q ? streamed(q) : fixed }));
 process.stdout.write(JSON.stringify(times));
