@@ -8,7 +8,7 @@ import { formatReport } from './diagnostics.js';
 import { parseYaml } from './loaders/yaml.js';
 import { SCHEMA_DIR, yamlProblems } from './load.js';
 import { renderCodesDoc } from './codes-doc.js';
-import { firstSourceKinds, formatCoverage, republishedSources, singleSourceEvents } from './coverage.js';
+import { firstSourceKinds, formatCoverage, laterSources, republishedSources, singleSourceEvents } from './coverage.js';
 import { isProfile } from './profiles.js';
 import { allJsonSchemas } from './schemas.js';
 import { loadVocabulary } from './vocabulary.js';
@@ -75,6 +75,13 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
       );
       for (const r of republished) process.stderr.write(`  ${r.file}  ${r.site}\n`);
     }
+    const later = laterSources(result.records!);
+    if (later.length) {
+      process.stderr.write(
+        `\n注意: URL の日付がイベントの日付より 1 年以上後の出典が ${later.length} 件あります（エラーではありません）。後の出来事を報じた記事は、背景として触れた出来事の日付や内容を確かめる出典になりません。その段階を報じたページがあれば差し替えてください:\n`,
+      );
+      for (const l of later) process.stderr.write(`  ${l.file}  ${l.urlDate}  ${l.url}\n`);
+    }
     return 0;
   }
   process.stderr.write(`.build/ と public/ に書き出しました（${elapsed()}）\n`);
@@ -89,7 +96,9 @@ async function coverageReport(): Promise<number> {
     return 1;
   }
   const input = { served: result.datasets!, firstSourceKind: firstSourceKinds(result.records!) };
-  process.stdout.write(`${formatCoverage(input, singleSourceEvents(result.records!), republishedSources(result.records!))}\n`);
+  const records = result.records!;
+  const lists = { single: singleSourceEvents(records), republished: republishedSources(records), later: laterSources(records) };
+  process.stdout.write(`${formatCoverage(input, lists)}\n`);
   return 0;
 }
 

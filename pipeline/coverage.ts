@@ -1,7 +1,7 @@
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import type { Records } from './crosscheck.js';
 import { outletOf } from './ids.js';
-import { republisherOf } from './urls.js';
+import { dateInUrl, republisherOf } from './urls.js';
 
 // How far the dataset reaches, measured on what each profile serves. Each goal has a floor that
 // `test/coverage.test.ts` enforces (a pull request that drops below it fails) and the target the
@@ -128,6 +128,33 @@ export function republishedSources(records: Records): { file: string; id: string
   });
 }
 
+/**
+ * A source whose URL is dated more than this many days after its event (after the last day the
+ * event's date can mean: 2021-03 is read as 31 March) most likely reports a later step and only
+ * recalls this one; such a page rarely states the event's day, parties and claim itself.
+ */
+export const LATER_SOURCE_DAYS = 365;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The last day a date of any precision (`2021`, `2021-03`, `2021-03-05`) can mean, in ms since the epoch. */
+function lastDay(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number?, number?];
+  if (d !== undefined) return Date.UTC(y, m! - 1, d);
+  return m !== undefined ? Date.UTC(y, m, 0) : Date.UTC(y, 11, 31);
+}
+
+/** Event sources whose URL is dated more than LATER_SOURCE_DAYS after the event, for the curator to check. */
+export function laterSources(records: Records): { file: string; id: string; url: string; urlDate: string }[] {
+  return records.events.flatMap(({ file, record }) =>
+    record.sources.flatMap(({ url }) => {
+      const urlDate = dateInUrl(url);
+      if (urlDate === undefined || Date.parse(urlDate) - lastDay(record.date) <= LATER_SOURCE_DAYS * DAY_MS) return [];
+      return [{ file: file.path, id: record.id, url, urlDate }];
+    }),
+  );
+}
+
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 /** Columns a string takes in a terminal: East Asian wide characters take two. */
 const columns = (s: string) =>
@@ -140,8 +167,15 @@ const padEnd = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - columns(
 /** The report `npm run coverage` prints: goals, then the tables behind them. */
 export function formatCoverage(
   c: CoverageInput,
-  single: { file: string; id: string }[],
-  republished: { file: string; site: string }[] = [],
+  {
+    single,
+    republished = [],
+    later = [],
+  }: {
+    single: { file: string; id: string }[];
+    republished?: { file: string; site: string }[];
+    later?: { file: string; url: string; urlDate: string }[];
+  },
 ): string {
   const out: string[] = ['目標と下限（下限はテストが守る数字、目標はデータセットが目指す数字）', ''];
   const width = Math.max(...GOALS.map((g) => columns(g.name)));
@@ -191,5 +225,7 @@ export function formatCoverage(
   for (const s of single) out.push(`  ${s.file}`);
   out.push('', `転載・まとめサイトと複製の出典: ${republished.length} 件`);
   for (const r of republished) out.push(`  ${r.file}  ${r.site}`);
+  out.push('', `URL の日付がイベントより 1 年以上後の出典: ${later.length} 件`);
+  for (const l of later) out.push(`  ${l.file}  ${l.urlDate}  ${l.url}`);
   return out.join('\n');
 }

@@ -120,6 +120,22 @@ export function republisherOf(raw: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The date an outlet wrote into a source URL's path (`/2024/01/11/`, `/2022/10/`, `/2023-06-08-`),
+ * as `YYYY-MM-DD`, the first of the month when the path gives no day. Most news sites put the day
+ * they published there, so a path far later than the event it is cited for points at a later article.
+ */
+export function dateInUrl(raw: string): string | undefined {
+  let path: string;
+  try {
+    path = new URL(raw).pathname;
+  } catch {
+    return undefined;
+  }
+  const m = /\/(20\d\d)[/-](0[1-9]|1[0-2])(?:[/-](0[1-9]|[12]\d|3[01]))?(?=[/.-]|$)/.exec(path);
+  return m ? `${m[1]}-${m[2]}-${m[3] ?? '01'}` : undefined;
+}
+
 /** Hosts reserved for examples and tests (RFC 2606, RFC 6761) or that only exist on one machine. */
 function isPlaceholderHost(host: string): boolean {
   return (

@@ -5,6 +5,8 @@ import {
   firstSourceKinds,
   formatCoverage,
   GOALS,
+  laterSources,
+  LATER_SOURCE_DAYS,
   republishedSources,
   singleSourceEvents,
   type CoverageInput,
@@ -50,7 +52,7 @@ describe('dataset goals', () => {
 
   it('prints every goal, the topic × year table and the single-source events in the report', () => {
     const single = singleSourceEvents(records);
-    const report = formatCoverage(input, single);
+    const report = formatCoverage(input, { single });
     for (const g of GOALS) expect(report).toContain(g.name);
     expect(report).toContain(`出典が 1 媒体だけのイベント: ${single.length} 件`);
     for (const s of single) expect(report).toContain(s.file);
@@ -79,7 +81,27 @@ describe('dataset goals', () => {
       { file: relation!.file.path, id: `${relation!.record.a} | ${relation!.record.b} | ${relation!.record.type}`, site: 'Binance Square' },
     ]);
     const listed = republishedSources(records);
-    expect(formatCoverage(input, [], listed)).toContain(`転載・まとめサイトと複製の出典: ${listed.length} 件`);
+    expect(formatCoverage(input, { single: [], republished: listed })).toContain(`転載・まとめサイトと複製の出典: ${listed.length} 件`);
+  });
+
+  it('lists a source whose URL is dated more than a year after its event, counting from the last day the date can mean', () => {
+    const [event] = records.events;
+    const withSources = (date: string, ...urls: string[]): Records => ({
+      ...records,
+      events: [{ ...event!, record: { ...event!.record, date, sources: urls.map((url) => ({ ...event!.record.sources[0]!, url })) } }],
+    });
+    expect(LATER_SOURCE_DAYS).toBe(365);
+    // 2021-03 means up to 31 March 2021: 2022-03-31 is 365 days on, 2022-04-01 one more.
+    const later = 'https://news.example.org/2022/04/01/a-later-step';
+    const changed = withSources('2021-03', 'https://news.example.org/2022/03/31/same-year', later);
+    expect(laterSources(changed)).toEqual([{ file: event!.file.path, id: event!.record.id, url: later, urlDate: '2022-04-01' }]);
+    // A year-precision date runs to 31 December; a URL without a date is never listed.
+    expect(laterSources(withSources('2021', 'https://news.example.org/2022/12/31/x', 'https://news.example.org/story/1'))).toEqual([]);
+    expect(laterSources(withSources('2021-03-05', 'https://news.example.org/2022-03-07-x'))).toHaveLength(1);
+    const listed = laterSources(records);
+    const report = formatCoverage(input, { single: [], later: listed });
+    expect(report).toContain(`URL の日付がイベントより 1 年以上後の出典: ${listed.length} 件`);
+    for (const l of listed) expect(report).toContain(`${l.file}  ${l.urlDate}  ${l.url}`);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { republisherOf, urlProblems } from '../pipeline/urls.js';
+import { dateInUrl, republisherOf, urlProblems } from '../pipeline/urls.js';
 
 // The position of each report is covered by the broken-content fixtures; this table pins which
 // addresses each rule catches and, as importantly, which ordinary addresses it leaves alone.
@@ -80,5 +80,26 @@ describe('republishing sites', () => {
     'not a url',
   ])('leaves %s alone', (url) => {
     expect(republisherOf(url)).toBeUndefined();
+  });
+});
+
+describe('dates in source URLs', () => {
+  it.each([
+    ['https://gamebusiness.jp/article/2024/01/11/22639.html', '2024-01-11'],
+    ['https://www.fsb.org/2022/10/review-of-the-fsb-high-level-recommendations/', '2022-10-01'],
+    ['https://www.itv.com/news/2021-03-12/nfts-digital-crypto-art', '2021-03-12'],
+    ['https://www.axios.com/pro/fintech-deals/2024/04/24/apex', '2024-04-24'],
+  ])('reads %s as %s', (url, date) => {
+    expect(dateInUrl(url)).toBe(date);
+  });
+
+  it.each([
+    'https://news.goo.ne.jp/article/reuters/business/reuters-20240408022.html',
+    'https://coinpost.jp/?p=2024',
+    'https://example.org/news/2020-12345',
+    'https://example.org/2024/13/01/not-a-month',
+    'not a url',
+  ])('finds no date in %s', (url) => {
+    expect(dateInUrl(url)).toBeUndefined();
   });
 });
