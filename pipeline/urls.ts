@@ -194,7 +194,7 @@ export function urlProblems(raw: string): UrlProblem[] {
       hint: '記事の通常版の URL を書いてください（/amp や amp. を除いたもの）',
     });
   }
-  if (isPrint(url)) {
+  if (isPrint(url, host)) {
     out.push({ message: '印刷用ページの URL です', hint: '記事の通常版の URL を書いてください' });
   }
   if (url.hash.startsWith('#:~:text=')) {
@@ -218,7 +218,9 @@ function isAmp(url: URL, host: string): boolean {
   return false;
 }
 
-function isPrint(url: URL): boolean {
+function isPrint(url: URL, host: string): boolean {
+  // Casetext and others serve a printer-friendly copy of each page on a `print.` host.
+  if (host.startsWith('print.')) return true;
   const segments = url.pathname.toLowerCase().split('/');
   if (segments.includes('print') || segments.some((s) => /^print(able)?\.(html?|php|aspx?)$/.test(s))) return true;
   return url.searchParams.has('print') || /print/i.test(url.searchParams.get('outputType') ?? '');

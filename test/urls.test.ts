@@ -15,6 +15,7 @@ describe('source URL rules', () => {
     'https://www.example-bank.co.jp/news/2024/0315.html',
     'https://news.example-fixture.org/article?id=42',
     'https://www.printful.com/news/2024',
+    'https://printing.example-fixture.org/news/2024',
   ])('accepts %s', (url) => {
     expect(urlProblems(url)).toEqual([]);
   });
@@ -30,6 +31,7 @@ describe('source URL rules', () => {
     ['https://www.businessinsider.in/x/amp_articleshow/82296457.cms', 'AMP 版'],
     ['https://www.livemint.com/news/world/a-twist/amp-11730442296406.html', 'AMP 版'],
     ['https://fca.org.uk/firms/x/printable/print', '印刷用ページ'],
+    ['https://print.casetext.com/case/in-re-genesis-glob-holdco-2', '印刷用ページ'],
     ['https://example.com/news', '例示用・手元専用のホスト'],
     ['https://news.example.org/a', '例示用・手元専用のホスト'],
     ['https://bank.test/a', '例示用・手元専用のホスト'],
