@@ -61,6 +61,8 @@ describe('republishing sites', () => {
     ['https://www.binance.bh/en/academy/articles/what-is-uniswap-v4', 'Binance Academy'],
     ['https://academy.binance.com/en/articles/what-is-a-stablecoin', 'Binance Academy'],
     ['https://seotools.jp/news/id_000000095.000036656.html', 'seotools.jp'],
+    ['https://coingape.com/sec-drops-binance-lawsuit/', 'coingape.com'],
+    ['https://hodlfm.com/bitcoin/strategy-rebrand', 'hodlfm.com'],
     ['https://gate.io/pt-br/learn/articles/what-is-yfi/168', 'gate.io'],
     ['https://bitget.com/news/detail/12560604123605', 'Bitget News'],
     ['https://d1eu30co0ohy4w.cloudfront.net/progmat/wg-dcc-onchain-st', 'cloudfront.net'],
@@ -74,6 +76,8 @@ describe('republishing sites', () => {
   it.each([
     'https://www.binance.com/en/blog/ecosystem/x',
     'https://www.coindesk.com/markets/2024/01/10/x/',
+    'https://www.theblock.co/post/356298/sec-moves-to-dismiss-binance-litigation',
+    'https://moneykit.net/visitor/info/',
     'https://notfollowin.io/a',
     'https://dev.to/someone/a-post',
     'https://www.bitget.com/support/articles/123',
