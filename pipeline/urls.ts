@@ -341,6 +341,24 @@ export function urlProblems(raw: string): UrlProblem[] {
   if (isPrint(url, host)) {
     out.push({ message: '印刷用ページの URL です', hint: '記事の通常版の URL を書いてください' });
   }
+  // The parser drops a default port, so one written out shows only in the raw text. It and a
+  // trailing dot on the host give a second spelling of the page's address, and some servers
+  // refuse the dotted form outright.
+  const port = /^https?:\/\/[^/?#]*(:\d+)(?:[/?#]|$)/i.exec(raw)?.[1];
+  if (url.port === '' && port) {
+    out.push({
+      message: `既定のポート番号（${port}）が書かれています`,
+      hint: `ポート番号を除いた URL を書いてください（例: ${url.href}）`,
+    });
+  }
+  if (host.endsWith('.')) {
+    const bare = new URL(url);
+    bare.hostname = host.replace(/\.+$/, '');
+    out.push({
+      message: `ホスト名 ${host} の末尾に「.」が付いています`,
+      hint: `末尾の「.」を除いた URL を書いてください（例: ${bare.href}）`,
+    });
+  }
   if (url.hash.startsWith('#:~:text=')) {
     out.push({ message: 'URL にテキストフラグメント（#:~:text=）が付いています', hint: '# 以降を取り除いてください' });
   }

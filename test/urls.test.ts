@@ -16,6 +16,8 @@ describe('source URL rules', () => {
     'https://news.example-fixture.org/article?id=42',
     'https://www.printful.com/news/2024',
     'https://printing.example-fixture.org/news/2024',
+    'https://www.sangiin.go.jp/japanese/joho1/a.htm',
+    'https://news.example-fixture.org:8443/a',
   ])('accepts %s', (url) => {
     expect(urlProblems(url)).toEqual([]);
   });
@@ -38,6 +40,8 @@ describe('source URL rules', () => {
     ['https://127.0.0.1/a', '例示用・手元専用のホスト'],
     ['https://user:pw@news.org/a', '利用者名やパスワード'],
     ['https://news.org/a#:~:text=stablecoin', 'テキストフラグメント'],
+    ['https://www.sangiin.go.jp:443/japanese/joho1/a.htm', '既定のポート番号'],
+    ['https://www.jpx.co.jp./corporate/news/202210.html', '末尾に「.」'],
   ])('rejects %s', (url, fragment) => {
     const problems = urlProblems(url);
     expect(problems.map((p) => p.message).join(' ')).toContain(fragment);
