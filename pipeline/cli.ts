@@ -63,7 +63,7 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
     const single = singleSourceEvents(result.records!);
     if (single.length) {
       process.stderr.write(
-        `\n注意: 出典が 1 媒体だけのイベントが ${single.length} 件あります（エラーではありません）。別の媒体の記事があれば足してください:\n`,
+        `\n注意: 出典が 1 媒体以下のイベント（転載サイトは数えません）が ${single.length} 件あります（エラーではありません）。別の媒体の記事があれば足してください:\n`,
       );
       for (const s of single) process.stderr.write(`  ${s.file}\n`);
       process.stderr.write('分野・年・地域ごとの件数は npm run coverage で見られます。\n');

@@ -29,7 +29,15 @@ const events = (c: CoverageInput, p: Profile = 'A') => c.served[p].events;
 const count = (c: CoverageInput, pred: (e: BuiltDataset['events'][number]) => boolean, p: Profile = 'A') =>
   events(c, p).filter(pred).length;
 const share = (part: number, whole: number) => (whole ? (100 * part) / whole : 0);
-const outlets = (e: BuiltDataset['events'][number]) => new Set((e.sources ?? []).map((s) => outletOf(s.url))).size;
+const outlets = (e: BuiltDataset['events'][number]) => independentOutlets((e.sources ?? []).map((s) => s.url));
+
+/**
+ * How many distinct outlets among these source URLs report for themselves. A rewrite site or a copy
+ * (see republisherOf) restates another outlet's page, so it is never a second outlet.
+ */
+export function independentOutlets(urls: readonly string[]): number {
+  return new Set(urls.filter((u) => !republisherOf(u)).map(outletOf)).size;
+}
 
 export function initiativeSizes(c: CoverageInput): number[] {
   return (c.served.A.initiatives ?? []).map((i) => i.eventIds.length);
@@ -85,12 +93,11 @@ export const GOALS: readonly Goal[] = [
       ),
   },
   {
-    name: '2 媒体以上の出典があるイベントの割合',
-    // 82, not 84: reading the records against the stored pages removed copies, exchange "learn"
-    // pages and wikis that were some events' second outlet, and then second outlets whose pages
-    // the store no longer holds; it holds no other real outlet for those developments. Honest
-    // single-outlet events beat a second source that is a copy or a page nobody can read.
-    floor: 82,
+    name: '2 媒体以上の出典があるイベントの割合（転載サイトを除く）',
+    // 78: a rewrite site or a copy stopped counting as an outlet (it restates another outlet's
+    // page), which took the share from 85% to 79.5%. The store holds no other real outlet for most
+    // of those events; an honest single outlet beats a copy posing as a second one.
+    floor: 78,
     target: 90,
     percent: true,
     measure: (c) =>
@@ -105,10 +112,10 @@ export function firstSourceKinds(records: Records): Map<string, string> {
   return new Map(records.events.map(({ record }) => [record.id, record.sources[0]!.kind]));
 }
 
-/** Events that rest on one outlet, as `file:line` for the curator to open. */
+/** Events that rest on fewer than two outlets of their own (rewrite sites aside), as `file` for the curator to open. */
 export function singleSourceEvents(records: Records): { file: string; id: string }[] {
   return records.events
-    .filter(({ record }) => new Set(record.sources.map((s) => outletOf(s.url))).size < 2)
+    .filter(({ record }) => independentOutlets(record.sources.map((s) => s.url)) < 2)
     .map(({ file, record }) => ({ file: file.path, id: record.id }));
 }
 
@@ -221,7 +228,7 @@ export function formatCoverage(
   for (const k of c.firstSourceKind.values()) kinds.set(k, (kinds.get(k) ?? 0) + 1);
   out.push('', `先頭の出典の種類: ${[...kinds].map(([k, n]) => `${k} ${n}`).join('、')}`);
 
-  out.push('', `出典が 1 媒体だけのイベント: ${single.length} 件`);
+  out.push('', `出典が 1 媒体以下のイベント（転載サイトを除く）: ${single.length} 件`);
   for (const s of single) out.push(`  ${s.file}`);
   out.push('', `転載・まとめサイトと複製の出典: ${republished.length} 件`);
   for (const r of republished) out.push(`  ${r.file}  ${r.site}`);

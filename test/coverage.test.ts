@@ -5,6 +5,7 @@ import {
   firstSourceKinds,
   formatCoverage,
   GOALS,
+  independentOutlets,
   laterSources,
   LATER_SOURCE_DAYS,
   republishedSources,
@@ -54,7 +55,7 @@ describe('dataset goals', () => {
     const single = singleSourceEvents(records);
     const report = formatCoverage(input, { single });
     for (const g of GOALS) expect(report).toContain(g.name);
-    expect(report).toContain(`出典が 1 媒体だけのイベント: ${single.length} 件`);
+    expect(report).toContain(`出典が 1 媒体以下のイベント（転載サイトを除く）: ${single.length} 件`);
     for (const s of single) expect(report).toContain(s.file);
     // Shares to a tenth of a percent, with the mark that the unrounded figure earns.
     for (const g of GOALS.filter((g) => g.percent)) {
@@ -63,6 +64,20 @@ describe('dataset goals', () => {
       expect(line).toContain(`${v.toFixed(1)}%`);
       expect(line.endsWith(v >= g.target ? '達成' : '未達')).toBe(true);
     }
+  });
+
+  it('does not count a rewrite site or a copy as a second outlet of an event', () => {
+    const [event] = records.events;
+    const withUrls = (...urls: string[]): Records => ({
+      ...records,
+      events: [{ ...event!, record: { ...event!.record, sources: urls.map((url) => ({ ...event!.record.sources[0]!, url })) } }],
+    });
+    const own = 'https://www.boj.or.jp/paym/digital/index.htm';
+    expect(independentOutlets([own, 'https://followin.io/en/feed/1', 'https://www.binance.com/en/square/post/1'])).toBe(1);
+    expect(independentOutlets([own, 'https://boj.or.jp/en/paym/digital/index.htm'])).toBe(1);
+    expect(independentOutlets([own, 'https://www.nikkei.com/article/DGXZQOUB000000/'])).toBe(2);
+    expect(singleSourceEvents(withUrls(own, 'https://followin.io/en/feed/1'))).toEqual([{ file: event!.file.path, id: event!.record.id }]);
+    expect(singleSourceEvents(withUrls(own, 'https://www.nikkei.com/article/DGXZQOUB000000/'))).toEqual([]);
   });
 
   it('lists a source on a republishing site with its file, for events and relations alike', () => {
