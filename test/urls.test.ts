@@ -67,6 +67,8 @@ describe('republishing sites', () => {
     ['https://seotools.jp/news/id_000000095.000036656.html', 'seotools.jp'],
     ['https://coingape.com/sec-drops-binance-lawsuit/', 'coingape.com'],
     ['https://hodlfm.com/bitcoin/strategy-rebrand', 'hodlfm.com'],
+    ['https://bullsgazette.com/coinbase-delists-usdt-eea', 'bullsgazette.com'],
+    ['https://www.world-economist.com/hsbc-tokenised-deposit', 'world-economist.com'],
     ['https://gate.io/pt-br/learn/articles/what-is-yfi/168', 'gate.io'],
     ['https://bitget.com/news/detail/12560604123605', 'Bitget News'],
     ['https://d1eu30co0ohy4w.cloudfront.net/progmat/wg-dcc-onchain-st', 'cloudfront.net'],
