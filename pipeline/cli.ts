@@ -8,7 +8,7 @@ import { formatReport } from './diagnostics.js';
 import { parseYaml } from './loaders/yaml.js';
 import { SCHEMA_DIR, yamlProblems } from './load.js';
 import { renderCodesDoc } from './codes-doc.js';
-import { firstSourceKinds, formatCoverage, laterSources, republishedSources, singleSourceEvents } from './coverage.js';
+import { firstSourceKinds, formatCoverage, laterSources, outletNameVariants, republishedSources, singleSourceEvents } from './coverage.js';
 import { isProfile } from './profiles.js';
 import { allJsonSchemas } from './schemas.js';
 import { loadVocabulary } from './vocabulary.js';
@@ -81,6 +81,13 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
         `\n注意: URL の日付がイベントの日付より 1 年以上後の出典が ${later.length} 件あります（エラーではありません）。後の出来事を報じた記事は、背景として触れた出来事の日付や内容を確かめる出典になりません。その段階を報じたページがあれば差し替えてください:\n`,
       );
       for (const l of later) process.stderr.write(`  ${l.file}  ${l.urlDate}  ${l.url}\n`);
+    }
+    const variants = outletNameVariants(result.records!);
+    if (variants.length) {
+      process.stderr.write(
+        `\n注意: 同じサイトの媒体名を別の表記で書いた出典が ${variants.length} 件あります（エラーではありません）。多く使われている表記に揃えてください:\n`,
+      );
+      for (const v of variants) process.stderr.write(`  ${v.file}  ${v.name} → ${v.usual}\n`);
     }
     return 0;
   }

@@ -135,6 +135,33 @@ export function republishedSources(records: Records): { file: string; id: string
   });
 }
 
+/** A source name with case, width, spaces and punctuation set aside: `CoinDesk Japan` and `CoinDesk JAPAN` meet. */
+const spellingKey = (name: string) =>
+  name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s・.()「」-]/g, '');
+
+/**
+ * Event sources that spell their outlet's name differently from other sources on the same site, with
+ * the spelling most of them use, so that one outlet reads the same in every record.
+ */
+export function outletNameVariants(records: Records): { file: string; id: string; name: string; usual: string }[] {
+  const sources = records.events.flatMap(({ file, record }) =>
+    record.sources.map((s) => ({ file: file.path, id: record.id, name: s.name, key: `${outletOf(s.url)} ${spellingKey(s.name)}` })),
+  );
+  const spellings = new Map<string, Map<string, number>>();
+  for (const { key, name } of sources) {
+    const seen = spellings.get(key) ?? new Map<string, number>();
+    spellings.set(key, seen.set(name, (seen.get(name) ?? 0) + 1));
+  }
+  return sources.flatMap(({ file, id, name, key }) => {
+    const seen = spellings.get(key)!;
+    const [usual] = [...seen].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0]!;
+    return name === usual ? [] : [{ file, id, name, usual }];
+  });
+}
+
 /**
  * A source whose URL is dated more than this many days after its event (after the last day the
  * event's date can mean: 2021-03 is read as 31 March) most likely reports a later step and only

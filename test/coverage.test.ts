@@ -8,6 +8,7 @@ import {
   independentOutlets,
   laterSources,
   LATER_SOURCE_DAYS,
+  outletNameVariants,
   republishedSources,
   singleSourceEvents,
   type CoverageInput,
@@ -78,6 +79,33 @@ describe('dataset goals', () => {
     expect(independentOutlets([own, 'https://www.nikkei.com/article/DGXZQOUB000000/'])).toBe(2);
     expect(singleSourceEvents(withUrls(own, 'https://followin.io/en/feed/1'))).toEqual([{ file: event!.file.path, id: event!.record.id }]);
     expect(singleSourceEvents(withUrls(own, 'https://www.nikkei.com/article/DGXZQOUB000000/'))).toEqual([]);
+  });
+
+  it('lists a source that spells its outlet differently from the other sources on that site', () => {
+    const [a, b, c] = records.events;
+    const cite = (e: Records['events'][number], ...sources: [string, string][]) => ({
+      ...e,
+      record: { ...e.record, sources: sources.map(([name, url]) => ({ ...e.record.sources[0]!, name, url })) },
+    });
+    const changed: Records = {
+      ...records,
+      events: [
+        cite(a!, ['CoinDesk JAPAN', 'https://coindeskjapan.com/1'], ['日本経済新聞', 'https://www.nikkei.com/article/1/']),
+        cite(b!, ['CoinDesk JAPAN', 'https://www.coindeskjapan.com/2']),
+        // The first is CoinDesk JAPAN with case and spacing changed; the second is another name, and
+        // the third the same name on another site: neither is a variant.
+        cite(
+          c!,
+          ['Coindesk  Japan', 'https://coindeskjapan.com/3'],
+          ['日本経済新聞（電子版）', 'https://www.nikkei.com/article/3/'],
+          ['CoinDesk JAPAN', 'https://jp.example.org/x'],
+        ),
+      ],
+    };
+    expect(outletNameVariants(changed)).toEqual([
+      { file: c!.file.path, id: c!.record.id, name: 'Coindesk  Japan', usual: 'CoinDesk JAPAN' },
+    ]);
+    expect(outletNameVariants(records)).toEqual([]);
   });
 
   it('lists a source on a republishing site with its file, for events and relations alike', () => {
