@@ -155,11 +155,9 @@ export function outletNameVariants(records: Records): { file: string; id: string
     const seen = spellings.get(key) ?? new Map<string, number>();
     spellings.set(key, seen.set(name, (seen.get(name) ?? 0) + 1));
   }
-  return sources.flatMap(({ file, id, name, key }) => {
-    const seen = spellings.get(key)!;
-    const [usual] = [...seen].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0]!;
-    return name === usual ? [] : [{ file, id, name, usual }];
-  });
+  // The spelling most sources on the site use; a tie goes to the alphabetically first, so the pick is stable.
+  const usual = new Map([...spellings].map(([key, seen]) => [key, [...seen].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0]![0]]));
+  return sources.flatMap(({ file, id, name, key }) => (name === usual.get(key) ? [] : [{ file, id, name, usual: usual.get(key)! }]));
 }
 
 /**
