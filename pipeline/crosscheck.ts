@@ -125,6 +125,25 @@ export function crossCheck(v: Vocabulary, r: Records, salvaged: Salvaged): Diagn
     }
   }
 
+  // A player nobody refers to is invisible in the API (no event or relation lists it), and it
+  // is usually left behind when its last event was withdrawn.
+  const referenced = new Set([
+    ...all.events.flatMap((e) => e.record.players ?? []),
+    ...all.relations.flatMap((rel) => [rel.record.a, rel.record.b]),
+  ]);
+  for (const { file, record: p } of r.players) {
+    if (!referenced.has(p.id)) {
+      out.push(
+        diagnose(
+          file,
+          ['id'],
+          `企業・機関 ${p.id} を参照するイベントも関係もありません`,
+          `イベントの players か関係の a・b に ${p.id} を書くか、公開済みなら content/removed.yaml に取り下げを書いてからファイルを消してください`,
+        ),
+      );
+    }
+  }
+
   for (const { file, record: i } of all.initiatives) i.aliases?.forEach((alias, n) => checkSeparator(file, ['aliases', n], alias, out));
   for (const { file, record: i } of r.initiatives) {
     if (!initiativeUse.has(i.id)) {
