@@ -60,6 +60,21 @@ export function eventCard(ex: Explorer, e: Event, level: number): HTMLElement {
  * 「月不明」 in its year, after (newest first) or before (oldest first) the dated months.
  */
 export function timeline(ex: Explorer, events: readonly Event[], level: number, opts: { yearIndex?: boolean } = {}): HTMLElement {
+  const t = timelineInParts(ex, events, level, opts);
+  t.more(Infinity);
+  return t.el;
+}
+
+/**
+ * The same timeline, filled in parts: `more(n)` appends the next n events and says whether any
+ * remain. A long list can then show its newest events at once and add the rest a part at a time.
+ */
+export function timelineInParts(
+  ex: Explorer,
+  events: readonly Event[],
+  level: number,
+  opts: { yearIndex?: boolean } = {},
+): { el: HTMLElement; more: (n: number) => boolean } {
   const root = h('div', { class: 'timeline' });
   const years = new Map<string, number>();
   for (const e of events) years.set(e.date.slice(0, 4), (years.get(e.date.slice(0, 4)) ?? 0) + 1);
@@ -81,26 +96,32 @@ export function timeline(ex: Explorer, events: readonly Event[], level: number, 
   let list: HTMLElement | undefined;
   let lastYear = '';
   let lastMonth: string | undefined;
-  for (const e of events) {
-    const y = e.date.slice(0, 4);
-    const m = e.date.slice(5, 7);
-    if (y !== lastYear) {
-      year = h(
-        'section',
-        { class: 'year', 'aria-labelledby': yearId(y) },
-        h(heading(level), { id: yearId(y), class: 'year-heading' }, `${y}年`, h('span', { class: 'n' }, `（${years.get(y)} 件）`)),
-      );
-      root.append(year);
-      lastYear = y;
-      lastMonth = undefined;
+  let next = 0;
+  const more = (n: number): boolean => {
+    const end = Math.min(events.length, next + n);
+    for (; next < end; next++) {
+      const e = events[next]!;
+      const y = e.date.slice(0, 4);
+      const m = e.date.slice(5, 7);
+      if (y !== lastYear) {
+        year = h(
+          'section',
+          { class: 'year', 'aria-labelledby': yearId(y) },
+          h(heading(level), { id: yearId(y), class: 'year-heading' }, `${y}年`, h('span', { class: 'n' }, `（${years.get(y)} 件）`)),
+        );
+        root.append(year);
+        lastYear = y;
+        lastMonth = undefined;
+      }
+      if (m !== lastMonth) {
+        year!.append(h(heading(level + 1), { class: 'month-heading' }, m ? `${y}年${Number(m)}月` : `${y}年（月不明）`));
+        list = h('ol', { class: 'events' });
+        year!.append(list);
+        lastMonth = m;
+      }
+      list!.append(eventCard(ex, e, level + 2));
     }
-    if (m !== lastMonth) {
-      year!.append(h(heading(level + 1), { class: 'month-heading' }, m ? `${y}年${Number(m)}月` : `${y}年（月不明）`));
-      list = h('ol', { class: 'events' });
-      year!.append(list);
-      lastMonth = m;
-    }
-    list!.append(eventCard(ex, e, level + 2));
-  }
-  return root;
+    return next < events.length;
+  };
+  return { el: root, more };
 }

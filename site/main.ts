@@ -105,7 +105,8 @@ async function start(): Promise<void> {
   performance.mark('chronicle:data');
   const app = new App(ex, main);
   app.render(false);
-  performance.mark('chronicle:first-view');
+  // Says how many events the first view holds: a long timeline adds the rest after it is shown.
+  performance.mark('chronicle:first-view', { detail: { events: main.querySelectorAll('.event').length } });
   document.documentElement.dataset.ready = 'true';
   window.addEventListener('popstate', () => app.render(false));
   document.addEventListener('click', (e) => {

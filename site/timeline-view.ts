@@ -2,10 +2,15 @@ import type { Event as Record_ } from '../functions/chronicle/dataset.js';
 import type { Param, Query } from '../functions/chronicle/query.js';
 import { eventsOf, label, parse, positions, type Explorer } from './data.js';
 import { h } from './dom.js';
-import { timeline } from './events.js';
+import { timelineInParts } from './events.js';
 import { hrefOf, valuesOf, withParam, type Route } from './route.js';
 
 type Facet = 'topic' | 'region' | 'status' | 'key' | 'player';
+
+// The whole chronicle is well over a thousand cards, too many to build before the page shows
+// anything: the newest come at once, the rest a part at a time, the list marked busy meanwhile.
+const FIRST_PART = 50;
+const NEXT_PART = 200;
 const FACETS: readonly Facet[] = ['topic', 'region', 'status', 'key', 'player'];
 
 export type Navigate = (route: Route, how: 'push' | 'replace') => void;
@@ -50,6 +55,8 @@ export class TimelineView {
   private readonly apiLink: HTMLAnchorElement;
   private readonly results: HTMLElement;
   private typing: number | undefined;
+  /** Counts fills of the results, so that a fill still adding parts stops when a newer one starts. */
+  private fills = 0;
 
   constructor(
     private readonly ex: Explorer,
@@ -254,7 +261,7 @@ export class TimelineView {
       this.count.textContent = '条件に誤りがあるため表示できません';
       for (const c of this.checks.values()) c.count.textContent = '';
       this.fillPlayers(undefined);
-      this.results.replaceChildren();
+      this.fill(undefined);
       return;
     }
     this.error.hidden = true;
@@ -263,11 +270,26 @@ export class TimelineView {
     for (const c of this.checks.values()) c.count.textContent = `(${counts[c.param as Facet]?.get(c.value) ?? 0})`;
     this.fillPlayers(counts.player);
     this.count.textContent = `${shown.length} 件の出来事${route.q ? `（「${route.q}」を含む）` : ''}・新しい順`;
-    this.results.replaceChildren(
+    this.fill(
       shown.length
-        ? timeline(ex, eventsOf(ex, shown), 2, { yearIndex: true })
-        : h('p', { class: 'empty' }, '条件に合う出来事はありません。条件を減らしてみてください。'),
+        ? timelineInParts(ex, eventsOf(ex, shown), 2, { yearIndex: true })
+        : { el: h('p', { class: 'empty' }, '条件に合う出来事はありません。条件を減らしてみてください。'), more: () => false },
     );
+  }
+
+  /** Shows the first part of the results now and adds the rest between frames. */
+  private fill(t: { el: HTMLElement; more: (n: number) => boolean } | undefined): void {
+    const fill = ++this.fills;
+    this.results.replaceChildren(...(t ? [t.el] : []));
+    const done = () => this.results.removeAttribute('aria-busy');
+    if (!t?.more(FIRST_PART)) return done();
+    this.results.setAttribute('aria-busy', 'true');
+    const step = () => {
+      if (fill !== this.fills) return;
+      if (t.more(NEXT_PART)) window.setTimeout(step, 0);
+      else done();
+    };
+    window.setTimeout(step, 0);
   }
 
   private fillPlayers(counts: Map<string, number> | undefined): void {
