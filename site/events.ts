@@ -65,16 +65,17 @@ export function timeline(ex: Explorer, events: readonly Event[], level: number, 
   return t.el;
 }
 
+/** An element filled in parts: `more(n)` appends the next n items and says whether any remain. */
+export interface InParts {
+  el: HTMLElement;
+  more: (n: number) => boolean;
+}
+
 /**
- * The same timeline, filled in parts: `more(n)` appends the next n events and says whether any
- * remain. A long list can then show its newest events at once and add the rest a part at a time.
+ * The same timeline, filled in parts, so that a long list can show its newest events at once and
+ * add the rest a part at a time.
  */
-export function timelineInParts(
-  ex: Explorer,
-  events: readonly Event[],
-  level: number,
-  opts: { yearIndex?: boolean } = {},
-): { el: HTMLElement; more: (n: number) => boolean } {
+export function timelineInParts(ex: Explorer, events: readonly Event[], level: number, opts: { yearIndex?: boolean } = {}): InParts {
   const root = h('div', { class: 'timeline' });
   const years = new Map<string, number>();
   for (const e of events) years.set(e.date.slice(0, 4), (years.get(e.date.slice(0, 4)) ?? 0) + 1);

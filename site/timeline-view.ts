@@ -2,7 +2,7 @@ import type { Event as Record_ } from '../functions/chronicle/dataset.js';
 import type { Param, Query } from '../functions/chronicle/query.js';
 import { eventsOf, label, parse, positions, type Explorer } from './data.js';
 import { h } from './dom.js';
-import { timelineInParts } from './events.js';
+import { timelineInParts, type InParts } from './events.js';
 import { hrefOf, valuesOf, withParam, type Route } from './route.js';
 
 type Facet = 'topic' | 'region' | 'status' | 'key' | 'player';
@@ -277,8 +277,8 @@ export class TimelineView {
     );
   }
 
-  /** Shows the first part of the results now and adds the rest between frames. */
-  private fill(t: { el: HTMLElement; more: (n: number) => boolean } | undefined): void {
+  /** Shows the first part of the results now and adds the rest later, yielding to the browser between parts. */
+  private fill(t: InParts | undefined): void {
     const fill = ++this.fills;
     this.results.replaceChildren(...(t ? [t.el] : []));
     const done = () => this.results.removeAttribute('aria-busy');
