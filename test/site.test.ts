@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hrefOf, parseRoute, valuesOf, withParam } from '../site/route.js';
-import { indexTokens, queryTokens } from '../site/search.js';
+import type { Event, Player } from '../functions/chronicle/dataset.js';
+import { EventSearch, queryTokens } from '../site/search.js';
 
 // The explorer's pure parts, without a browser: its address and its Japanese tokenizer.
 
@@ -42,13 +43,39 @@ describe('the Japanese search tokenizer', () => {
   it('cuts text into runs of letters and digits, and those into overlapping bigrams', () => {
     expect(queryTokens('預金トークン')).toEqual(['預金', '金ト', 'トー', 'ーク', 'クン']);
     expect(queryTokens('日銀、JPM')).toEqual(['日銀', 'jp', 'pm']);
-    // A one-character query is the character itself; the index holds every character too.
+    // A one-character query is the character itself.
     expect(queryTokens('円')).toEqual(['円']);
-    expect(indexTokens('円建て')).toEqual(expect.arrayContaining(['円', '建', 'て', '円建', '建て']));
   });
 
   it('folds full-width letters and case (NFKC, lower case)', () => {
     expect(queryTokens('ＪＰＹＣ')).toEqual(queryTokens('jpyc'));
     expect(queryTokens('   ・、。')).toEqual([]);
+  });
+
+  it('finds an event when every piece of the query occurs within one of its fields, never across two', () => {
+    const event = (title: string, description: string, players: string[] = []) => ({ title, description, players }) as unknown as Event;
+    const players = new Map<string, Player>([
+      ['Bank of Japan', { id: 'Bank of Japan', nameJa: '日本銀行', members: ['日銀'] } as unknown as Player],
+    ]);
+    const search = new EventSearch(
+      [
+        event('預金トークンの発行', '円建ての預金を対象とする。'),
+        event('実証を開始', '日本の銀行が参加する。', ['Bank of Japan']),
+        event('ＪＰＹＣの発行', '預金・トークン化の検討'),
+      ],
+      players,
+    );
+    const found = (q: string) => [...(search.match(q) ?? [])];
+    expect(search.match('  、')).toBeUndefined();
+    expect(found('預金トークン')).toEqual([0]);
+    expect(found('円')).toEqual([0]);
+    expect(found('日銀')).toEqual([1]);
+    expect(found('日本銀行')).toEqual([1]);
+    expect(found('jpyc')).toEqual([2]);
+    // The title ends in 始 and the description begins with 日: the piece 始日 spans two fields.
+    expect(found('始日')).toEqual([]);
+    // 金・ト: the dot ends a run, so 金ト is not a piece of event 2's text.
+    expect(found('金ト')).toEqual([0]);
+    expect(found('発行 預金')).toEqual([0, 2]);
   });
 });
