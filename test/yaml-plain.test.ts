@@ -47,6 +47,8 @@ describe('plain YAML reader', () => {
 
   // [text, the value it reads to, or undefined when the reader must decline]
   const cases: [string, string, unknown][] = [
+    // The spaces before a folded line break are dropped: `SGHC \n  46` reads as `SGHC 46`.
+    ['a space before a folded line break', `a: b \n  c\nd: e  \n  f\n`, { a: 'b c', d: 'e f' }],
     ['strings, quotes and escapes', `a: b\nc: 'it''s'\nd: "\\u00e9\\t"\ne: ''\n`, { a: 'b', c: "it's", d: 'é\t', e: '' }],
     [
       'no numbers: digits stay text',
@@ -171,6 +173,8 @@ describe('plain YAML reader', () => {
     ['a map item’s entry out of line', `s:\n  - a: b\n   c: d\n`, undefined],
     ['two spaces after the colon', `a:  b\n`, undefined],
     ['a space at the end of a line', `a: b \n`, undefined],
+    ['a space before a folded line break', `a: b \n  c\n`, undefined],
+    ['a space before the second fold', `a: b\n  c  \n  d\n`, undefined],
     ['a line separator', `a: b\u2028c\n`, undefined],
   ];
   it.each(lineCases)('line reader: %s', (_name, text, expected) => holds(reader.lines(text), text, expected));

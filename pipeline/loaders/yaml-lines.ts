@@ -133,6 +133,8 @@ export function lineReader(plain: Plain, isName: (key: string) => boolean): (tex
       while (next !== undefined && next[sp] === ' ') sp++;
       if (next === undefined || sp <= col || sp === next.length) break;
       if (sp < col + 2) return undefined;
+      // Folding drops the spaces before a line break; such texts are left to the full parse.
+      if (text.endsWith(' ')) return undefined;
       const more = next.slice(sp);
       if (!plainOk(more, false)) return undefined;
       text += ' ' + more;
