@@ -40,6 +40,13 @@ export const FORMATS = {
     re: /^(?:[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?)?$/,
     message: '英語（半角英数字）で書き、前後に空白を入れません',
   },
+  eventDescription: {
+    // The last sentence says which stage the date marks: announcement, start and entry into force
+    // are different days of one development.
+    re: /^(?=\S)[\s\S]*日付は[^。\n]*。$/,
+    message: '説明の最後に、日付がどの段階の日かを「日付は発表日。」のように書きます（前後に空白を入れません）',
+    hint: '例: 「…を発表した。日付は発表日。」。日付が月や年までなら「日付は発表の月。」「日付は施行の年。」',
+  },
   text: {
     re: /^\S(?:[\s\S]*\S)?$/,
     message: '前後に空白や改行を入れずに書きます',

@@ -40,7 +40,10 @@ export function contentSchemas(v: Vocabulary) {
       sub: codeEnum(v, 'sub', '小分類'),
       players: list(playerRef, '関わった企業・機関の ID。先頭が主体').min(1).meta({ uniqueItems: true }),
       title: text('見出し（日本語、自分の言葉で）', 80),
-      description: text('説明（日本語、自分の言葉で、1〜3 文）', 400),
+      description: pattern(
+        FORMATS.eventDescription,
+        '説明（日本語、自分の言葉で、1〜3 文）。最後に日付がどの段階の日かを「日付は発表日。」のように書きます',
+      ).max(400),
       chain: z
         .string()
         .regex(FORMATS.english.re)

@@ -43,7 +43,7 @@ topic: stablecoin
 sub: issuance
 players: [Beta Pay]
 title: ベータペイがステーブルコインを発行（見出しを直した）
-description: 試験用のイベント。
+description: 試験用のイベント。日付は発表日。
 chain: Ethereum
 status: launched
 region: US
@@ -57,7 +57,7 @@ topic: stablecoin
 sub: issuance
 players: [Beta Pay]
 title: ベータペイが新しいステーブルコインを発行
-description: 試験用のイベント。
+description: 試験用のイベント。日付は発表日。
 chain: Ethereum
 status: launched
 region: US

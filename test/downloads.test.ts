@@ -106,7 +106,7 @@ describe('CSV', () => {
   });
 
   it('round-trips quotes, commas, line breaks and lists through a CSV parser', async () => {
-    const tricky = 'ベータペイが「"BPY"」を発行, 米国で,\n2 行目には "引用" と、カンマ,を含む説明。\r\n3 行目。';
+    const tricky = 'ベータペイが「"BPY"」を発行, 米国で,\n2 行目には "引用" と、カンマ,を含む説明。\r\n3 行目。日付は発行日。';
     const content = await scratchContent({
       'events/2021-beta-stablecoin.yaml': `id: 2021-beta-stablecoin
 date: 2021-03-15
