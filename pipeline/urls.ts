@@ -235,10 +235,21 @@ const REPUBLISHER_HOSTS = [
 ];
 
 /** Hosts that serve copies of other sites' pages: content-delivery networks and preview deployments. */
-const COPY_HOST_SUFFIXES = ['cloudfront.net', 'googleusercontent.com', 'herokuapp.com', 'pages.dev', 'translate.goog', 'vercel.app'];
+const COPY_HOST_SUFFIXES = [
+  'cloudfront.net',
+  'firmseek.com',
+  'googleusercontent.com',
+  'herokuapp.com',
+  'pages.dev',
+  'translate.goog',
+  'vercel.app',
+];
 
-/** A site's own copy that is not its public page: `staging.`, `dev.`, `uat.`, `preview.` before its domain. */
-const PREVIEW_LABEL = /^(staging|stage|dev|uat|preview)\d*$/;
+/**
+ * A site's own copy that is not its public page: `staging.`, `dev.`, `uat.`, `preview.` before its
+ * domain, or a serving node (`gcp.`, Mondaq's `webiis06.`).
+ */
+const PREVIEW_LABEL = /^(staging|stage|dev|uat|preview|gcp|webiis)\d*$/;
 
 /**
  * The republishing site or copy a source URL points at, if any: a site in REPUBLISHER_HOSTS,

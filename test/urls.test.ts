@@ -75,6 +75,9 @@ describe('republishing sites', () => {
     ['https://cryptonewz.pages.dev/crypto-news-coindesk.com/business/2021/04/08/x', 'pages.dev'],
     ['https://staging.coindesk.com/business/2021/06/10/x', 'staging.coindesk.com'],
     ['https://dev.coindesk.com/business/2022/x', 'dev.coindesk.com'],
+    ['https://gcp.bankingdive.com/news/circle-applies-national-trust-bank-charter/752265', 'gcp.bankingdive.com'],
+    ['https://webiis06.mondaq.com/uk/financial-services/1354320/x', 'webiis06.mondaq.com'],
+    ['https://hunton.sitepilot11.firmseek.com/blockchain/2019/04/x', 'firmseek.com'],
   ])('names the site behind %s', (url, site) => {
     expect(republisherOf(url)).toBe(site);
   });
@@ -88,6 +91,7 @@ describe('republishing sites', () => {
     'https://dev.to/someone/a-post',
     'https://www.bitget.com/support/articles/123',
     'https://beta.bankofengland.co.uk/paper/2023/x',
+    'https://www.mondaq.com/uk/financial-services/1354320/x',
     'https://prtimes.jp/main/html/rd/p/000000095.000036656.html',
     'not a url',
   ])('leaves %s alone', (url) => {
