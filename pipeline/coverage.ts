@@ -1,5 +1,6 @@
 import type { BuiltDataset, Profile } from '../functions/chronicle/dataset.js';
 import type { Records } from './crosscheck.js';
+import { getDomain } from 'tldts';
 import { outletOf } from './ids.js';
 import { dateInUrl, republisherOf } from './urls.js';
 
@@ -33,10 +34,12 @@ const outlets = (e: BuiltDataset['events'][number]) => independentOutlets((e.sou
 
 /**
  * How many distinct outlets among these source URLs report for themselves. A rewrite site or a copy
- * (see republisherOf) restates another outlet's page, so it is never a second outlet.
+ * (see republisherOf) restates another outlet's page, so it is never a second outlet; nor is another
+ * host of the same registrable domain (business.nikkei.com beside nikkei.com, a company's app
+ * subdomain beside its newsroom), which is the same publisher speaking twice.
  */
 export function independentOutlets(urls: readonly string[]): number {
-  return new Set(urls.filter((u) => !republisherOf(u)).map(outletOf)).size;
+  return new Set(urls.filter((u) => !republisherOf(u)).map((u) => getDomain(u, { allowPrivateDomains: true }) ?? outletOf(u))).size;
 }
 
 export function initiativeSizes(c: CoverageInput): number[] {
