@@ -46,6 +46,17 @@ export function initiativeSizes(c: CoverageInput): number[] {
   return (c.served.A.initiatives ?? []).map((i) => i.eventIds.length);
 }
 
+/**
+ * A share as printed in the report: to a tenth of a percent, so that 29.8% short of a 30% target
+ * does not read as 30%, and cut down rather than rounded up where rounding would carry it onto a
+ * target or floor it has not reached (89.98% of a 90% target reads 89.9%, not 90.0%).
+ */
+export function formatShare(value: number, thresholds: readonly number[]): string {
+  const tenths = Math.round(value * 10);
+  const crosses = thresholds.some((t) => value < t && tenths >= Math.round(t * 10));
+  return `${((crosses ? Math.floor(value * 10) : tenths) / 10).toFixed(1)}%`;
+}
+
 export const GOALS: readonly Goal[] = [
   { name: 'イベント（A）', floor: 500, target: 500, measure: (c) => events(c).length },
   ...YEARS.map((y) => ({
@@ -217,8 +228,7 @@ export function formatCoverage(
   for (const g of GOALS) {
     const v = g.measure(c);
     const fmt = (n: number) => (g.percent ? `${n.toFixed(0)}%` : String(Math.round(n)));
-    // A share is shown to a tenth, so that 29.8% short of a 30% target does not read as 30%.
-    const shown = g.percent ? `${v.toFixed(1)}%` : fmt(v);
+    const shown = g.percent ? formatShare(v, [g.target, g.floor]) : fmt(v);
     const mark = v >= g.target ? '達成' : v >= g.floor ? '未達' : '下限割れ';
     out.push(`  ${padEnd(g.name, width + 2)}${pad(shown, 6)}  目標 ${pad(fmt(g.target), 5)}  下限 ${pad(fmt(g.floor), 5)}  ${mark}`);
   }

@@ -4,6 +4,7 @@ import { runPipeline } from '../pipeline/build.js';
 import {
   firstSourceKinds,
   formatCoverage,
+  formatShare,
   GOALS,
   independentOutlets,
   laterSources,
@@ -62,9 +63,21 @@ describe('dataset goals', () => {
     for (const g of GOALS.filter((g) => g.percent)) {
       const v = g.measure(input);
       const line = report.split('\n').find((l) => l.includes(g.name))!;
-      expect(line).toContain(`${v.toFixed(1)}%`);
+      expect(line).toContain(formatShare(v, [g.target, g.floor]));
       expect(line.endsWith(v >= g.target ? '達成' : '未達')).toBe(true);
     }
+  });
+
+  it.each([
+    [40.36, '40.4%'],
+    [30.01, '30.0%'],
+    [90, '90.0%'],
+    [89.98, '89.9%'],
+    [89.94, '89.9%'],
+    [85.27, '85.3%'],
+    [77.96, '77.9%'],
+  ])('prints a share of %s%% against a 90%% target and a 78%% floor as %s', (value, shown) => {
+    expect(formatShare(value, [90, 78])).toBe(shown);
   });
 
   it('does not count a rewrite site or a copy as a second outlet of an event', () => {
