@@ -108,10 +108,10 @@ export const GOALS: readonly Goal[] = [
   },
   {
     name: '2 媒体以上の出典があるイベントの割合（転載サイトを除く）',
-    // 78: a rewrite site or a copy stopped counting as an outlet (it restates another outlet's
-    // page), which took the share from 85% to 79.5%. The store holds no other real outlet for most
-    // of those events; an honest single outlet beats a copy posing as a second one.
-    floor: 78,
+    // A rewrite site or a copy does not count as an outlet (it restates another outlet's page); an
+    // honest single outlet beats a copy posing as a second one. The floor sits two points under the
+    // 90% reached, so a curator can add a few events that no second outlet has covered yet.
+    floor: 88,
     target: 90,
     percent: true,
     measure: (c) =>
