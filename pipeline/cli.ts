@@ -78,7 +78,7 @@ async function buildOrCheck(command: 'build' | 'check'): Promise<number> {
     const later = laterSources(result.records!);
     if (later.length) {
       process.stderr.write(
-        `\n注意: URL の日付がイベントの日付より 1 年以上後の出典が ${later.length} 件あります（エラーではありません）。後の出来事を報じた記事は、背景として触れた出来事の日付や内容を確かめる出典になりません。その段階を報じたページがあれば差し替えてください:\n`,
+        `\n注意: URL の日付がイベントの日付より 1 年以上後の出典が ${later.length} 件あります（エラーではありません）。後の出来事を報じた記事は、その段階を報じたページが見つからないときだけ残し、日はそこから取りません。その段階を報じたページがあれば差し替えてください:\n`,
       );
       for (const l of later) process.stderr.write(`  ${l.file}  ${l.urlDate}  ${l.url}\n`);
     }
